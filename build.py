@@ -1,0 +1,11 @@
+"""Build the site described by site.yaml: the same as `confsite build`, with the same options."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "src"))
+
+from confsite.cli import main  # noqa: E402
+
+if __name__ == "__main__":
+    raise SystemExit(main(["build", *sys.argv[1:]]))

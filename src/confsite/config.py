@@ -1,0 +1,192 @@
+"""The site configuration (`site.yaml`), validated into frozen settings with located messages."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .diagnostics import Diagnostics
+from .readers import reader_names
+from .yamlfile import KeyPath, YamlDocument, format_key_path, load_yaml
+
+ATTENDANCE_VALUES = ("in person", "virtual")
+
+
+@dataclass(frozen=True)
+class SourceDefaults:
+    """Facts applied to every record of a source whose dump does not state them."""
+
+    presentation: str | None = None
+    decision: str | None = None
+    attendance: str | None = None
+
+
+@dataclass(frozen=True)
+class SourceConfig:
+    path: str
+    format: str | None = None
+    conference: str | None = None
+    year: int | None = None
+    session: str | None = None
+    room: str | None = None
+    defaults: SourceDefaults = SourceDefaults()
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    config_path: str
+    root: Path
+    title: str
+    sources: tuple[SourceConfig, ...]
+    base_url: str | None = None
+    output: str = "_site"
+    overrides: str | None = None
+
+    def resolve(self, relative: str) -> Path:
+        return self.root / relative
+
+
+# --- value checkers: each returns the clean value or raises ValueError with "expected ..." ---
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise ValueError("expected text")
+    text = str(value).strip()
+    if not text:
+        raise ValueError("expected non-empty text")
+    return text
+
+
+def _optional(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda value: None if value is None else check(value)
+
+
+def _year(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1900 <= value <= 2999:
+        raise ValueError("expected a year such as 2024")
+    return value
+
+
+def _choice(choices: tuple[str, ...]) -> Callable[[Any], str]:
+    def check(value: Any) -> str:
+        if value not in choices:
+            raise ValueError(f"expected one of {', '.join(choices)}")
+        return value
+
+    return check
+
+
+def _base_url(value: Any) -> str:
+    text = _text(value)
+    if not text.startswith(("http://", "https://")):
+        raise ValueError(
+            "expected an absolute http(s) URL such as https://example.org/proceedings/"
+        )
+    return text if text.endswith("/") else text + "/"
+
+
+def _relative_path(value: Any) -> str:
+    text = _text(value)
+    if "\0" in text:
+        raise ValueError("expected a file path")
+    return text
+
+
+SITE_FIELDS: dict[str, Callable[[Any], Any]] = {
+    "title": _text,
+    "base_url": _optional(_base_url),
+    "output": _relative_path,
+    "overrides": _optional(_relative_path),
+}
+SOURCE_FIELDS: dict[str, Callable[[Any], Any]] = {
+    "path": _relative_path,
+    "format": _optional(_choice(reader_names())),
+    "conference": _optional(_text),
+    "year": _optional(_year),
+    "session": _optional(_text),
+    "room": _optional(_text),
+}
+DEFAULT_FIELDS: dict[str, Callable[[Any], Any]] = {
+    "presentation": _optional(_text),
+    "decision": _optional(_text),
+    "attendance": _optional(_choice(ATTENDANCE_VALUES)),
+}
+
+
+def _mapping(doc: YamlDocument, value: Any, key_path: KeyPath) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise doc.error(key_path, "expected a mapping of keys to values")
+    return value
+
+
+def _fields(
+    doc: YamlDocument,
+    mapping: dict[str, Any],
+    key_path: KeyPath,
+    schema: dict[str, Callable[[Any], Any]],
+    diagnostics: Diagnostics,
+    skip: tuple[str, ...] = (),
+) -> dict[str, Any]:
+    clean: dict[str, Any] = {}
+    for key, value in mapping.items():
+        if key in skip:
+            continue
+        if key not in schema:
+            where = format_key_path((*key_path, key))
+            diagnostics.warn(
+                "config",
+                doc.loc((*key_path, key)),
+                f"{where}: unknown key (known: {', '.join([*schema, *skip])})",
+            )
+            continue
+        try:
+            clean[key] = schema[key](value)
+        except ValueError as err:
+            raise doc.error((*key_path, key), f"{err}; got {value!r}") from None
+    return clean
+
+
+def _source(doc: YamlDocument, value: Any, index: int, diagnostics: Diagnostics) -> SourceConfig:
+    key_path: KeyPath = ("sources", index)
+    mapping = _mapping(doc, value, key_path)
+    if "path" not in mapping:
+        raise doc.error(key_path, "missing required key 'path'")
+    clean = _fields(doc, mapping, key_path, SOURCE_FIELDS, diagnostics, skip=("defaults",))
+    defaults = SourceDefaults()
+    if mapping.get("defaults") is not None:
+        defaults_path = (*key_path, "defaults")
+        raw_defaults = _mapping(doc, mapping["defaults"], defaults_path)
+        defaults = SourceDefaults(
+            **_fields(doc, raw_defaults, defaults_path, DEFAULT_FIELDS, diagnostics)
+        )
+    return SourceConfig(defaults=defaults, **clean)
+
+
+def parse_config(doc: YamlDocument, root: Path, diagnostics: Diagnostics) -> SiteConfig:
+    mapping = _mapping(doc, doc.data, ())
+    for required in ("title", "sources"):
+        if required not in mapping:
+            raise doc.error((), f"missing required key '{required}'")
+    clean = _fields(doc, mapping, (), SITE_FIELDS, diagnostics, skip=("sources",))
+    raw_sources = mapping["sources"]
+    if not isinstance(raw_sources, list) or not raw_sources:
+        raise doc.error(("sources",), "expected a non-empty list of sources")
+    sources = tuple(
+        _source(doc, value, index, diagnostics) for index, value in enumerate(raw_sources)
+    )
+    seen: dict[str, int] = {}
+    for index, source in enumerate(sources):
+        if source.path in seen:
+            raise doc.error(
+                ("sources", index, "path"), f"same file as sources[{seen[source.path]}]"
+            )
+        seen[source.path] = index
+    return SiteConfig(config_path=doc.path, root=root, sources=sources, **clean)
+
+
+def load_config(path: Path, diagnostics: Diagnostics) -> SiteConfig:
+    doc = load_yaml(path, str(path))
+    return parse_config(doc, path.resolve().parent, diagnostics)

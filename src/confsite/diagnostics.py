@@ -1,0 +1,73 @@
+"""Source locations, confsite's own error type, and the collector of build warnings."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, order=True)
+class SourceLoc:
+    """A place in an input file: a path (as given in the config) and a 1-based line range."""
+
+    path: str
+    line: int | None = None
+    end_line: int | None = None
+
+    def __str__(self) -> str:
+        if self.line is None:
+            return self.path
+        return f"{self.path}:{self.line}"
+
+    def span(self, end_line: int) -> SourceLoc:
+        return SourceLoc(self.path, self.line, end_line)
+
+
+class ConfsiteError(Exception):
+    """An input problem the user must fix; always carries the file (and line, when known)."""
+
+    def __init__(self, loc: SourceLoc | str, message: str) -> None:
+        self.loc = loc if isinstance(loc, SourceLoc) else SourceLoc(loc)
+        self.message = message
+        super().__init__(f"{self.loc}: {message}")
+
+
+@dataclass(frozen=True)
+class Problem:
+    severity: str  # "warning" or "error"
+    kind: str  # short machine name used for grouping, e.g. "untitled", "conflict"
+    loc: SourceLoc
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.loc}: {self.severity}: {self.message}"
+
+
+@dataclass
+class Diagnostics:
+    """Collects warnings during a build; `strict` makes any warning fail the build at the end."""
+
+    strict: bool = False
+    problems: list[Problem] = field(default_factory=list)
+
+    def warn(self, kind: str, loc: SourceLoc, message: str) -> None:
+        self.problems.append(Problem("warning", kind, loc, message))
+
+    def info(self, kind: str, loc: SourceLoc, message: str) -> None:
+        self.problems.append(Problem("info", kind, loc, message))
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "warning"]
+
+    def counts(self) -> Counter[str]:
+        return Counter(p.kind for p in self.warnings)
+
+    def raise_if_strict(self) -> None:
+        if self.strict and self.warnings:
+            first = self.warnings[0]
+            raise ConfsiteError(
+                first.loc,
+                f"{first.message} (and {len(self.warnings) - 1} more warnings; "
+                "--strict makes warnings fatal)",
+            )

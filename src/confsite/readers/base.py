@@ -1,0 +1,126 @@
+"""What every reader takes (a decoded source text) and gives (raw records that keep their lines)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..diagnostics import SourceLoc
+
+
+@dataclass(frozen=True)
+class SourceText:
+    """A source decoded to text with `\\n` line ends.
+
+    `line_map[i]` is the file line of text line i+1: an HTML source's text lines come from
+    elements spread over the file."""
+
+    path: str
+    text: str
+    line_map: tuple[int, ...] | None = None
+
+    @property
+    def lines(self) -> list[str]:
+        return self.text.split("\n")
+
+    def file_line(self, text_line: int) -> int:
+        if self.line_map is None or not 1 <= text_line <= len(self.line_map):
+            return text_line
+        return self.line_map[text_line - 1]
+
+    def loc(self, first: int, last: int | None = None) -> SourceLoc:
+        start = self.file_line(first)
+        end = self.file_line(last) if last is not None else start
+        return SourceLoc(self.path, start, max(start, end))
+
+
+@dataclass(frozen=True)
+class RawRecord:
+    """One paper as a dump states it: syntax removed, nothing cleaned up or inferred yet."""
+
+    loc: SourceLoc
+    title: str | None = None
+    authors: tuple[str, ...] = ()
+    abstract: tuple[str, ...] = ()  # paragraphs
+    presentation: str | None = None
+    decision: str | None = None
+    attendance: str | None = None
+    awards: tuple[str, ...] = ()
+    session: str | None = None
+    room: str | None = None
+
+
+@dataclass(frozen=True)
+class Line:
+    """A non-blank line: its 1-based number, its stripped text, the blank lines before it."""
+
+    number: int
+    text: str
+    gap: int
+
+
+def content_lines(source: SourceText) -> list[Line]:
+    result: list[Line] = []
+    blanks = 0
+    for number, raw in enumerate(source.lines, start=1):
+        text = raw.strip()
+        if not text:
+            blanks += 1
+            continue
+        result.append(Line(number, text, blanks))
+        blanks = 0
+    return result
+
+
+class Reader(Protocol):
+    """A dump format: `sniff` rates how much a text looks like it (0..1), `read` parses it."""
+
+    name: str
+    description: str
+    carries: tuple[str, ...]  # which of title/authors/abstract the format can state
+
+    def sniff(self, text: str) -> float: ...
+
+    def read(self, source: SourceText) -> list[RawRecord]: ...
+
+
+@dataclass
+class RecordDraft:
+    """A record being assembled line by line by a reader."""
+
+    first_line: int | None = None
+    last_line: int | None = None
+    title: str | None = None
+    authors: list[str] = field(default_factory=list)
+    abstract: list[str] = field(default_factory=list)
+    facts: dict[str, str] = field(default_factory=dict)
+    awards: list[str] = field(default_factory=list)
+
+    def touch(self, line: Line) -> None:
+        if self.first_line is None:
+            self.first_line = line.number
+        self.last_line = line.number
+
+    @property
+    def has_content(self) -> bool:
+        return self.title is not None or bool(self.authors) or bool(self.abstract)
+
+    @property
+    def is_empty(self) -> bool:
+        return self.first_line is None
+
+    def build(self, source: SourceText, page_facts: dict[str, str]) -> RawRecord:
+        assert self.first_line is not None and self.last_line is not None
+        facts = {**page_facts, **self.facts}
+        return RawRecord(
+            loc=source.loc(self.first_line, self.last_line),
+            title=self.title,
+            authors=tuple(self.authors),
+            abstract=tuple(self.abstract),
+            awards=tuple(self.awards),
+            presentation=facts.get("presentation"),
+            decision=facts.get("decision"),
+            attendance=facts.get("attendance"),
+            session=facts.get("session"),
+            room=facts.get("room"),
+        )

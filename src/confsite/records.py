@@ -1,0 +1,69 @@
+"""The normalized record model: what one source says of a paper (Entry), and the merged Paper."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .diagnostics import SourceLoc
+
+
+@dataclass(frozen=True, order=True)
+class Session:
+    conference: str | None
+    year: int | None
+    name: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One source's account of a paper, cleaned up and completed with the config's facts."""
+
+    loc: SourceLoc
+    source_index: int
+    title: str | None
+    authors: tuple[str, ...]
+    abstract: str | None
+    presentation: str | None
+    decision: str | None
+    attendance: str | None
+    awards: tuple[str, ...]
+    session: Session | None
+    room: str | None
+    conference: str | None
+    year: int | None
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A paper after merging every entry that describes it; `id` is stable across rebuilds."""
+
+    id: str
+    title: str | None
+    authors: tuple[str, ...]
+    abstract: str | None
+    presentation: str | None
+    decision: str | None
+    attendance: str | None
+    awards: tuple[str, ...]
+    sessions: tuple[Session, ...]
+    room: str | None
+    conference: str | None
+    year: int | None
+    sources: tuple[SourceLoc, ...]
+
+    @property
+    def loc(self) -> SourceLoc:
+        return self.sources[0]
+
+
+# Fields an overrides file may set, with the type each must have.
+PAPER_TEXT_FIELDS = (
+    "title",
+    "abstract",
+    "presentation",
+    "decision",
+    "attendance",
+    "room",
+    "conference",
+)
+PAPER_LIST_FIELDS = ("authors", "awards", "sessions")

@@ -1,0 +1,71 @@
+"""Load one configured source: bytes to checked text (HTML flattened), then pick its reader."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .config import SiteConfig, SourceConfig
+from .diagnostics import ConfsiteError, SourceLoc
+from .htmltext import html_to_source_text, looks_like_html
+from .readers import Reader, SourceText, reader_by_name, sniff
+from .readers.base import RawRecord
+
+MAX_SOURCE_BYTES = 256 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class SourceRead:
+    config: SourceConfig
+    reader: Reader
+    detected: bool  # False when the format was set in the config
+    records: tuple[RawRecord, ...]
+
+
+def decode_source(path: str, data: bytes) -> str:
+    if not data.strip():
+        raise ConfsiteError(SourceLoc(path, 1), "empty file: no records to read")
+    nul = data.find(b"\0")
+    if nul >= 0:
+        line = data.count(b"\n", 0, nul) + 1
+        raise ConfsiteError(SourceLoc(path, line), "binary file (NUL byte): expected a text dump")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise ConfsiteError(
+            SourceLoc(path, line),
+            f"not valid UTF-8 (byte 0x{data[err.start]:02x} at offset {err.start}); "
+            "re-save the dump as UTF-8",
+        ) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def load_source_text(path: Path, display_path: str) -> SourceText:
+    try:
+        size = path.stat().st_size
+        if size > MAX_SOURCE_BYTES:
+            raise ConfsiteError(display_path, f"file too large ({size} bytes)")
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ConfsiteError(display_path, "file not found") from None
+    except IsADirectoryError:
+        raise ConfsiteError(display_path, "is a directory, expected a dump file") from None
+    except OSError as err:
+        raise ConfsiteError(display_path, f"cannot read: {err.strerror}") from None
+    text = decode_source(display_path, data)
+    if looks_like_html(text):
+        return html_to_source_text(display_path, text)
+    return SourceText(display_path, text)
+
+
+def read_source(config: SiteConfig, source: SourceConfig) -> SourceRead:
+    text = load_source_text(config.resolve(source.path), source.path)
+    if source.format is not None:
+        reader, detected = reader_by_name(source.format), False
+    else:
+        reader, detected = sniff(text).reader, True
+    records = tuple(reader.read(text))
+    if not records:
+        raise ConfsiteError(text.loc(1), f"no records found by the {reader.name} reader")
+    return SourceRead(source, reader, detected, records)

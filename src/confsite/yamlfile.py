@@ -1,0 +1,98 @@
+"""Load YAML into plain data plus the line of every key, for messages like `site.yaml:7: ...`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .diagnostics import ConfsiteError, SourceLoc
+
+KeyPath = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class YamlDocument:
+    path: str
+    data: Any
+    lines: dict[KeyPath, int]
+
+    def loc(self, key_path: KeyPath) -> SourceLoc:
+        """The location of the deepest known prefix of `key_path`."""
+        for end in range(len(key_path), -1, -1):
+            line = self.lines.get(key_path[:end])
+            if line is not None:
+                return SourceLoc(self.path, line)
+        return SourceLoc(self.path)
+
+    def error(self, key_path: KeyPath, message: str) -> ConfsiteError:
+        label = format_key_path(key_path)
+        return ConfsiteError(self.loc(key_path), f"{label}: {message}" if label else message)
+
+
+def format_key_path(key_path: KeyPath) -> str:
+    text = ""
+    for part in key_path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def load_yaml(path: Path, display_path: str) -> YamlDocument:
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except FileNotFoundError:
+        raise ConfsiteError(display_path, "file not found") from None
+    except UnicodeDecodeError as err:
+        raise ConfsiteError(display_path, f"not valid UTF-8 ({err.reason})") from None
+    except OSError as err:
+        raise ConfsiteError(display_path, f"cannot read: {err.strerror}") from None
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        line = mark.line + 1 if mark else None
+        problem = err.problem or err.context or "invalid YAML"
+        raise ConfsiteError(SourceLoc(display_path, line), f"invalid YAML: {problem}") from None
+    except yaml.YAMLError as err:
+        raise ConfsiteError(display_path, f"invalid YAML: {err}") from None
+    lines: dict[KeyPath, int] = {}
+    data = _construct(node, (), lines, display_path) if node is not None else None
+    return YamlDocument(display_path, data, lines)
+
+
+def _construct(node: yaml.Node, key_path: KeyPath, lines: dict[KeyPath, int], path: str) -> Any:
+    lines.setdefault(key_path, node.start_mark.line + 1)
+    if isinstance(node, yaml.MappingNode):
+        result: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            key = _scalar(key_node, path)
+            if not isinstance(key, str | int) or isinstance(key, bool):
+                raise ConfsiteError(
+                    SourceLoc(path, key_node.start_mark.line + 1), "mapping keys must be text"
+                )
+            key = str(key)
+            if key in result:
+                raise ConfsiteError(
+                    SourceLoc(path, key_node.start_mark.line + 1), f"duplicate key {key!r}"
+                )
+            child_path = (*key_path, key)
+            lines[child_path] = key_node.start_mark.line + 1
+            result[key] = _construct(value_node, child_path, lines, path)
+        return result
+    if isinstance(node, yaml.SequenceNode):
+        return [
+            _construct(item, (*key_path, index), lines, path)
+            for index, item in enumerate(node.value)
+        ]
+    return _scalar(node, path)
+
+
+def _scalar(node: yaml.Node, path: str) -> Any:
+    if not isinstance(node, yaml.ScalarNode):
+        raise ConfsiteError(SourceLoc(path, node.start_mark.line + 1), "expected a plain value")
+    try:
+        return yaml.constructor.SafeConstructor().construct_object(node, deep=True)
+    except yaml.YAMLError as err:
+        raise ConfsiteError(SourceLoc(path, node.start_mark.line + 1), str(err)) from None

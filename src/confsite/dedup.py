@@ -143,6 +143,8 @@ def _union(values: Iterable) -> tuple:
 
 
 def merge_group(paper_id: str, entries: list[Entry], diagnostics: Diagnostics) -> Paper:
+    """One paper from all its entries; exact repeats count once but keep their location."""
+    distinct = collapse_repeats(entries, diagnostics)
     single = (
         "title",
         "authors",
@@ -154,11 +156,11 @@ def merge_group(paper_id: str, entries: list[Entry], diagnostics: Diagnostics) -
         "conference",
         "year",
     )
-    picked = {name: pick(name, entries, diagnostics) for name in single}
-    sessions: tuple[Session, ...] = _union(e.session for e in entries)
+    picked = {name: pick(name, distinct, diagnostics) for name in single}
+    sessions: tuple[Session, ...] = _union(e.session for e in distinct)
     return Paper(
         id=paper_id,
-        awards=_union(award for e in entries for award in e.awards),
+        awards=_union(award for e in distinct for award in e.awards),
         sessions=sessions,
         sources=tuple(e.loc for e in entries),
         authors=picked.pop("authors") or (),
@@ -206,7 +208,6 @@ def assign_ids(
 
 def merge_entries(entries: list[Entry], diagnostics: Diagnostics) -> list[Paper]:
     groups = group_entries(entries)
-    groups = {key: collapse_repeats(members, diagnostics) for key, members in groups.items()}
     ids = assign_ids(groups, diagnostics)
     papers = [merge_group(ids[key], members, diagnostics) for key, members in groups.items()]
     return sorted(papers, key=lambda paper: paper.id)

@@ -1,0 +1,175 @@
+"""Normalization and merging rules, one table row per case."""
+
+from __future__ import annotations
+
+import pytest
+
+from confsite.config import SourceConfig, SourceDefaults
+from confsite.dedup import merge_entries, title_key
+from confsite.diagnostics import Diagnostics, SourceLoc
+from confsite.normalize import clean_text, join_paragraphs, make_entry
+from confsite.readers.base import RawRecord
+from confsite.readers.markdown_list import unescape_markdown
+from confsite.readers.program import looks_like_person
+
+
+@pytest.mark.parametrize(
+    ("raw", "clean"),
+    [
+        ("  Deep\u00a0 learning \n", "Deep learning"),  # no-break space and runs of whitespace
+        ("Cafe\u0301", "Caf\u00e9"),  # NFC: combining accent composed
+        ("zero\u200bwidth", "zerowidth"),
+        ("bidi \u202eevil\u202c text", "bidi evil text"),
+        ("nul\x00byte", "nulbyte"),
+        ("soft\u00adhyphen", "softhyphen"),
+        ("keep \u200d joiner", "keep \u200d joiner"),  # ZWJ is meaningful in emoji and scripts
+        ("$\\alpha$-TeX  stays", "$\\alpha$-TeX stays"),
+        ("   ", None),
+        (None, None),
+    ],
+)
+def test_clean_text(raw: str | None, clean: str | None) -> None:
+    assert clean_text(raw) == clean
+
+
+@pytest.mark.parametrize(
+    ("escaped", "plain"),
+    [
+        ("\\\\$i\\\\\\$-Mix: A Domain", "$i$-Mix: A Domain"),  # escaped twice over
+        ("VA-RED\\\\$^2\\\\$: Video", "VA-RED$^2$: Video"),
+        ("Class Normalization for \\(Continual\\)? Generalized", "Class Normalization for (Continual)? Generalized"),  # noqa: E501
+        ("\\$\\ell\\_p\\$ -Norm", "$\\ell_p$ -Norm"),
+        ("$\\$\\\\epsilon$$ -optimal", "$$\\epsilon$$ -optimal"),
+        ("ATLA\\\\_robust\\\\_RL", "ATLA_robust_RL"),
+        ("by $3.72\\% \\sim 6.68\\%$", "by $3.72\\% \\sim 6.68\\%$"),  # TeX escapes are kept
+        ("$\\{x\\}$ and $\\|v\\|$", "$\\{x\\}$ and $\\|v\\|$"),
+    ],
+)
+def test_unescape_markdown(escaped: str, plain: str) -> None:
+    assert unescape_markdown(escaped) == plain
+
+
+@pytest.mark.parametrize(
+    ("paragraphs", "abstract"),
+    [
+        (("First part cut", "off mid-sentence."), "First part cut off mid-sentence."),
+        (("One sentence.", "Another paragraph."), "One sentence.\n\nAnother paragraph."),
+        (("Ends with colon:", "lowercase list"), "Ends with colon:\n\nlowercase list"),
+        (("", "  "), None),
+    ],
+)
+def test_join_paragraphs(paragraphs: tuple[str, ...], abstract: str | None) -> None:
+    assert join_paragraphs(paragraphs) == abstract
+
+
+@pytest.mark.parametrize(
+    ("text", "is_person"),
+    [
+        ("Keller Jordan", True),
+        ("Min Lin", True),
+        ("marc lelarge", True),
+        ("Juan L. Reutter", True),
+        ("X.Y. Han", True),
+        ("Hado van Hasselt", True),
+        ("Tree Cross Attention", False),
+        ("Conformal Language Modeling", False),
+        ("MAP IT to Visualize Representations", False),
+        ("Local Search GFlowNets: Part 2", False),
+    ],
+)
+def test_looks_like_person(text: str, is_person: bool) -> None:
+    assert looks_like_person(text) is is_person
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Hypercomplex Multiplications with $1/n$ Parameters",
+         "Hypercomplex Multiplications with 1/n Parameters"),
+        ("Unpaired Translation via Neural Schrödinger Bridge",
+         "Unpaired translation via neural Schrodinger bridge"),
+        ("Temporally-Extended $\\epsilon$-Greedy Exploration",
+         "Temporally-Extended ε-Greedy Exploration"),
+        ("50% Fewer Parameters", "50% fewer parameters"),
+    ],
+)
+def test_title_key_matches_tex_and_plain_spellings(a: str, b: str) -> None:
+    assert title_key(a) == title_key(b)
+
+
+def test_title_key_separates_different_titles() -> None:
+    assert title_key("Learning to Rank") != title_key("Learning to Rank Fast")
+
+
+def entry(line: int, source: int = 0, **fields):
+    record = RawRecord(loc=SourceLoc(f"dump{source}.txt", line, line + 3), **fields)
+    config = SourceConfig(path=f"dump{source}.txt", conference="ICLR", year=2024,
+                          session=f"Session {source}", defaults=SourceDefaults("Poster"))
+    return make_entry(record, config, source)
+
+
+def test_exact_repeats_collapse_and_cross_dump_duplicates_merge() -> None:
+    diagnostics = Diagnostics()
+    a = entry(1, 0, title="A Paper", authors=("Ann",), abstract=("Text.",))
+    repeat = entry(9, 0, title="A Paper", authors=("Ann",), abstract=("Text.",))
+    other_dump = entry(5, 1, title="a paper", authors=("Ann",), abstract=("Text.",),
+                       awards=("Outstanding Paper",))
+    [paper] = merge_entries([a, repeat, other_dump], diagnostics)
+    assert paper.title == "A Paper"
+    assert [s.name for s in paper.sessions] == ["Session 0", "Session 1"]
+    assert paper.awards == ("Outstanding Paper",)
+    assert [str(loc) for loc in paper.sources] == ["dump0.txt:1", "dump0.txt:9", "dump1.txt:5"]
+    assert diagnostics.warnings == []
+
+
+def test_conflicting_abstracts_are_reported_and_first_source_wins() -> None:
+    diagnostics = Diagnostics()
+    first = entry(1, 0, title="A Paper", abstract=("We do one thing.",))
+    second = entry(2, 1, title="A Paper", abstract=("We do something else entirely.",))
+    [paper] = merge_entries([first, second], diagnostics)
+    assert paper.abstract == "We do one thing."
+    [warning] = diagnostics.warnings
+    assert warning.kind == "conflict" and str(warning.loc) == "dump1.txt:2"
+    assert "dump0.txt:1" in warning.message
+
+
+def test_cut_off_abstract_yields_to_complete_one_without_conflict() -> None:
+    diagnostics = Diagnostics()
+    cut = entry(1, 0, title="A Paper", abstract=("We propose a method and",))
+    full = entry(2, 1, title="A Paper", abstract=("We propose a method and it works.",))
+    [paper] = merge_entries([cut, full], diagnostics)
+    assert paper.abstract == "We propose a method and it works."
+    assert diagnostics.warnings == []
+
+
+def test_untitled_paper_joins_titled_paper_with_same_abstract() -> None:
+    text = ("A long enough abstract about diffusion models and their variance estimates. " * 3,)
+    untitled = entry(1, 0, authors=("Fan Bao",), abstract=text, awards=("Outstanding Paper",))
+    titled = entry(4, 1, title="Analytic-DPM", authors=("Fan Bao",), abstract=text)
+    [paper] = merge_entries([untitled, titled], Diagnostics())
+    assert paper.title == "Analytic-DPM"
+    assert paper.awards == ("Outstanding Paper",)
+
+
+def test_ids_are_slugs_and_collisions_get_stable_suffixes() -> None:
+    diagnostics = Diagnostics()
+    # Slugs stop at 80 characters, so titles that differ only after that collide.
+    stem = "A Very Long Title About Learning Representations For Structured Prediction Problems"
+    first, second = f"{stem} In Vision", f"{stem} In Language"
+    papers = merge_entries(
+        [entry(1, title=first), entry(5, title=second), entry(9, title="Other")], diagnostics
+    )
+    ids = sorted(p.id for p in papers)
+    assert ids[2] == "other"
+    prefix = "a-very-long-title-about-learning-representations-for-structured-prediction-"
+    assert ids[0].startswith(prefix) and ids[1].startswith(prefix)
+    assert ids[0] != ids[1]
+    again = merge_entries([entry(5, title=second), entry(1, title=first)], Diagnostics())
+    assert sorted(p.id for p in again) == ids[:2]
+    assert any(p.kind == "slug" for p in diagnostics.problems)
+
+
+def test_untitled_ids_name_the_first_author() -> None:
+    [paper] = merge_entries([entry(1, authors=("X.Y. Han", "D. Donoho"))], Diagnostics())
+    assert paper.title is None
+    assert paper.id.startswith("untitled-x-y-han-")

@@ -1,0 +1,92 @@
+"""Property tests: whatever text a reader is fed, it gives records or confsite's located error."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from confsite.diagnostics import ConfsiteError
+from confsite.htmltext import html_to_source_text
+from confsite.readers import READERS, sniff
+from confsite.readers.base import SourceText
+from confsite.sources import decode_source
+
+# CONFSITE_FUZZ_EXAMPLES=5000 pytest tests/test_properties.py runs a longer search locally.
+EXAMPLES = int(os.environ.get("CONFSITE_FUZZ_EXAMPLES", "150"))
+fuzz = settings(max_examples=EXAMPLES, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow])
+
+# Lines shaped like the dumps' own, so the generator reaches deep into every reader.
+DUMP_LINES = st.sampled_from([
+    "", "", "Poster Session 3", "Halle B", "Chat is not available.",
+    "Skip to yearly menu bar Skip to main content", "Spotlight Poster", "Outstanding Paper",
+    "Honorable Mention", "[ Virtual ]", "In-Person Poster presentation / top 5% paper",
+    "Virtual presentation / poster accept", "A Title About Learning", "Keller Jordan",
+    "Ann Author · Bo Author · Cy Author", "## [A Linked Title](#)", "## Plain title \\$x\\$",
+    "- Ann Author, Bo Author", "- abstract@[open-review\\(Poster\\)](#): We study things.",
+    "- abstract@[open-review\\(Or", "Get trending papers in your email inbox!",
+    "SubscribeTitle", "We propose a method. " * 12, "cut-off continuation of a sentence",
+    "<script>alert(1)</script>", "$\\mathcal{O}(n)$ \\textbf{bold} 50%", "\u202e\u200b\x00",
+])
+DUMPS = st.one_of(
+    st.lists(st.one_of(DUMP_LINES, st.text(max_size=80)), max_size=60).map("\n".join),
+    st.text(max_size=400),
+)
+
+
+def check_records(source: SourceText) -> None:
+    for reader in READERS:
+        try:
+            records = reader.read(source)
+        except ConfsiteError as err:
+            assert err.loc.path == source.path and err.loc.line is not None
+            continue
+        for record in records:
+            assert record.loc.path == source.path
+            assert 1 <= record.loc.line <= (record.loc.end_line or record.loc.line)
+            assert record.title or record.authors or record.abstract
+
+
+@fuzz
+@given(DUMPS)
+def test_every_reader_gives_records_or_a_located_error(text: str) -> None:
+    check_records(SourceText("fuzz.txt", text.replace("\r\n", "\n").replace("\r", "\n")))
+
+
+@fuzz
+@given(DUMPS)
+def test_sniffing_picks_a_reader_or_says_why(text: str) -> None:
+    try:
+        result = sniff(SourceText("fuzz.txt", text))
+    except ConfsiteError as err:
+        assert "formats tried" in err.message and err.loc.line == 1
+    else:
+        assert [name for name, _ in result.scores][0] == result.reader.name
+
+
+@fuzz
+@given(st.binary(max_size=300))
+def test_any_bytes_decode_or_fail_with_a_line(data: bytes) -> None:
+    try:
+        text = decode_source("fuzz.txt", data)
+    except ConfsiteError as err:
+        assert err.loc.line is not None and err.loc.line >= 1
+    else:
+        assert "\r" not in text
+
+
+@fuzz
+@given(st.lists(st.one_of(DUMP_LINES, st.text(max_size=40)), max_size=30))
+def test_html_pages_of_any_text_read_safely(lines: list[str]) -> None:
+    from html import escape
+
+    page = "<!DOCTYPE html><html><body>" + "".join(f"<p>{escape(x)}</p>" for x in lines)
+    check_records(html_to_source_text("page.html", page + "</body></html>"))
+
+
+@pytest.mark.parametrize("junk", ["<<<>>>", "<p><p><div></span>", "<!-- unclosed", "&bogus;"])
+def test_broken_html_still_reads(junk: str) -> None:
+    check_records(html_to_source_text("page.html", f"<html><body>{junk}</body></html>"))

@@ -43,6 +43,8 @@ class SiteConfig:
     base_url: str | None = None
     output: str = "_site"
     overrides: str | None = None
+    content: str = "content"
+    theme_dir: str | None = None
 
     def resolve(self, relative: str) -> Path:
         return self.root / relative
@@ -100,6 +102,8 @@ SITE_FIELDS: dict[str, Callable[[Any], Any]] = {
     "base_url": _optional(_base_url),
     "output": _relative_path,
     "overrides": _optional(_relative_path),
+    "content": _relative_path,
+    "theme_dir": _optional(_relative_path),
 }
 SOURCE_FIELDS: dict[str, Callable[[Any], Any]] = {
     "path": _relative_path,

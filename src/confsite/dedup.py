@@ -35,6 +35,8 @@ def text_key(text: str | None) -> str:
 
 def title_key(title: str) -> str:
     """`title` with TeX rendered to plain text first, so TeX and plain spellings compare equal."""
+    if "\\" not in title and "$" not in title:
+        return text_key(title) or title.casefold()
     try:
         plain = _latex.latex_to_text(UNESCAPED_PERCENT.sub(r"\\%", title[:1000]))
     except Exception:  # pylatexenc is tolerant by design; any failure falls back to the raw text
@@ -157,11 +159,15 @@ def merge_group(paper_id: str, entries: list[Entry], diagnostics: Diagnostics) -
         "year",
     )
     picked = {name: pick(name, distinct, diagnostics) for name in single}
-    sessions: tuple[Session, ...] = _union(e.session for e in distinct)
+    placed: dict[Session, tuple[int, int]] = {}
+    for e in distinct:
+        if e.session is not None:
+            placed.setdefault(e.session, (e.source_index, e.loc.line or 0))
     return Paper(
         id=paper_id,
         awards=_union(award for e in distinct for award in e.awards),
-        sessions=sessions,
+        sessions=tuple(placed),
+        session_order=tuple(placed.values()),
         sources=tuple(e.loc for e in entries),
         authors=picked.pop("authors") or (),
         **picked,

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from .records import Paper
-from .site import Site
+from .site import Site, paper_url
 
 
 def paper_document(site: Site, paper: Paper) -> dict[str, Any]:
@@ -23,7 +23,7 @@ def paper_document(site: Site, paper: Paper) -> dict[str, Any]:
         "room": paper.room,
         "conference": paper.conference,
         "year": paper.year,
-        "url": site.url_of(paper),
+        "url": paper_url(paper),
         "sources": [
             {"path": loc.path, "first_line": loc.line, "last_line": loc.end_line or loc.line}
             for loc in paper.sources

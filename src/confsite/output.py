@@ -85,10 +85,7 @@ def _write_tree(staging: Path, tree: OutputTree) -> None:
     for output in tree.files():
         target = staging / output.path
         target.parent.mkdir(parents=True, exist_ok=True)
-        with open(target, "wb") as handle:
-            handle.write(output.data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        target.write_bytes(output.data)
 
 
 def write_site(out_dir: Path, tree: OutputTree) -> None:

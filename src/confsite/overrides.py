@@ -21,6 +21,7 @@ from .yamlfile import KeyPath, YamlDocument, load_yaml
 TEXT_FIELDS = ("title", "abstract", "presentation", "decision", "room", "conference")
 LIST_FIELDS = ("authors", "awards", "sessions")
 ALL_FIELDS = (*TEXT_FIELDS, *LIST_FIELDS, "attendance", "year")
+OVERRIDE_ORDER = 1_000_000  # sessions added by an override sort after every dump's papers
 
 
 def _text_value(doc: YamlDocument, key_path: KeyPath, value: Any) -> str | None:
@@ -40,7 +41,18 @@ def _list_value(doc: YamlDocument, key_path: KeyPath, value: Any) -> tuple[str, 
     return tuple(item for item in cleaned if item)
 
 
-def _field_value(doc: YamlDocument, key_path: KeyPath, name: str, value: Any, paper: Paper) -> Any:
+def _placed_sessions(paper: Paper, names: tuple[str, ...], updates: dict[str, Any]) -> dict:
+    """Sessions named in an override, in the paper's (possibly overridden) conference and year;
+    a session the paper was already in keeps its place, a new one goes last."""
+    conference = updates.get("conference", paper.conference)
+    year = updates.get("year", paper.year)
+    known = dict(zip(paper.sessions, paper.session_order, strict=True))
+    sessions = tuple(Session(conference, year, name) for name in names)
+    order = tuple(known.get(session, (OVERRIDE_ORDER, 0)) for session in sessions)
+    return {"sessions": sessions, "session_order": order}
+
+
+def _field_value(doc: YamlDocument, key_path: KeyPath, name: str, value: Any) -> Any:
     if name in TEXT_FIELDS:
         return _text_value(doc, key_path, value)
     if name == "attendance":
@@ -54,8 +66,6 @@ def _field_value(doc: YamlDocument, key_path: KeyPath, name: str, value: Any, pa
             raise doc.error(key_path, f"expected a year such as 2024; got {value!r}")
         return value
     names = _list_value(doc, key_path, value)
-    if name == "sessions":
-        return tuple(Session(paper.conference, paper.year, session) for session in names)
     return names
 
 
@@ -74,7 +84,9 @@ def apply_overrides(doc: YamlDocument, papers: list[Paper]) -> list[Paper]:
         for name, value in changes.items():
             if name not in ALL_FIELDS:
                 raise doc.error((paper_id, name), f"unknown field (known: {', '.join(ALL_FIELDS)})")
-            updates[name] = _field_value(doc, (paper_id, name), name, value, by_id[paper_id])
+            updates[name] = _field_value(doc, (paper_id, name), name, value)
+        if "sessions" in updates:
+            updates.update(_placed_sessions(by_id[paper_id], updates.pop("sessions"), updates))
         override_loc = doc.loc((paper_id,))
         by_id[paper_id] = replace(
             by_id[paper_id], sources=(*by_id[paper_id].sources, override_loc), **updates

@@ -11,14 +11,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import SiteConfig, load_config
+from .content import load_content_pages
 from .dedup import merge_entries
 from .diagnostics import ConfsiteError, Diagnostics
-from .export import papers_json
 from .normalize import make_entry
-from .output import OutputTree, check_output_dir, write_site
+from .output import check_output_dir, write_site
 from .overrides import apply_overrides, load_overrides
 from .records import Paper
-from .site import Site
+from .render import render_site
+from .site import build_site
 from .sources import SourceRead, read_source
 
 DEFAULT_OVERRIDES = "overrides.yaml"
@@ -104,12 +105,6 @@ def load_papers(
     return reads, papers
 
 
-def render_site(site: Site) -> OutputTree:
-    tree = OutputTree()
-    tree.add("papers.json", papers_json(site))
-    return tree
-
-
 def build(options: BuildOptions, diagnostics: Diagnostics) -> BuildResult:
     timer = _Timer()
     config = load_config(options.config_path, diagnostics)
@@ -120,7 +115,9 @@ def build(options: BuildOptions, diagnostics: Diagnostics) -> BuildResult:
     reads, papers = load_papers(config, diagnostics)
     timer.lap("read")
     diagnostics.raise_if_strict()
-    site = Site(config, tuple(papers), options.base_url or config.base_url)
+    content = load_content_pages(config.resolve(config.content), config.content)
+    site = build_site(config, papers, content, options.base_url or config.base_url, diagnostics)
+    timer.lap("site")
     tree = render_site(site)
     timer.lap("render")
     write_site(out_dir, tree)

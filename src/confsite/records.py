@@ -46,6 +46,8 @@ class Paper:
     attendance: str | None
     awards: tuple[str, ...]
     sessions: tuple[Session, ...]
+    # Where the paper stands in each of its sessions: (source index, line), parallel to sessions.
+    session_order: tuple[tuple[int, int], ...]
     room: str | None
     conference: str | None
     year: int | None
@@ -54,16 +56,3 @@ class Paper:
     @property
     def loc(self) -> SourceLoc:
         return self.sources[0]
-
-
-# Fields an overrides file may set, with the type each must have.
-PAPER_TEXT_FIELDS = (
-    "title",
-    "abstract",
-    "presentation",
-    "decision",
-    "attendance",
-    "room",
-    "conference",
-)
-PAPER_LIST_FIELDS = ("authors", "awards", "sessions")

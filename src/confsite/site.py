@@ -1,11 +1,153 @@
-"""The site model: which pages exist and where each paper lives, derived from the merged papers."""
+"""The site model: collections, sessions, authors, related papers and every page's URL.
+
+Built once from the merged papers; the renderer only reads it. URLs here are directory paths
+relative to the site root (`papers/<id>/`); the renderer turns them into relative links.
+"""
 
 from __future__ import annotations
 
+import hashlib
+from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 
+from slugify import slugify
+
+from .authors import Author, build_authors
 from .config import SiteConfig
-from .records import Paper
+from .content import ContentPage
+from .diagnostics import Diagnostics
+from .records import Paper, Session
+from .related import related_papers
+
+OTHER_COLLECTION = "Other papers"
+
+
+@dataclass(frozen=True)
+class SessionGroup:
+    session: Session
+    slug: str
+    papers: tuple[Paper, ...]  # in the order the dumps list them
+
+    @property
+    def label(self) -> str:
+        return self.session.name
+
+    @property
+    def url(self) -> str:
+        return f"sessions/{self.slug}/"
+
+    @property
+    def rooms(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(p.room for p in self.papers if p.room))
+
+
+@dataclass(frozen=True)
+class Collection:
+    conference: str | None
+    year: int | None
+    slug: str
+    label: str
+    sessions: tuple[SessionGroup, ...]
+    papers: tuple[Paper, ...]
+
+    @property
+    def url(self) -> str:
+        return f"collections/{self.slug}/"
+
+
+def collection_label(conference: str | None, year: int | None) -> str:
+    if conference is None:
+        return OTHER_COLLECTION if year is None else str(year)
+    return f"{conference} {year}" if year is not None else conference
+
+
+def _collection_sort_key(key: tuple[str | None, int | None]) -> tuple:
+    conference, year = key
+    return (conference is None, conference or "", -(year or 0))
+
+
+def _unique_slugs(labels: dict, prefix: str = "") -> dict:
+    base = {
+        key: slugify(label, max_length=80, word_boundary=True) or prefix or "page"
+        for key, label in labels.items()
+    }
+    counts = Counter(base.values())
+    return {
+        key: slug
+        if counts[slug] == 1
+        else f"{slug}-{hashlib.sha256(repr(key).encode()).hexdigest()[:6]}"
+        for key, slug in base.items()
+    }
+
+
+def _session_groups(papers: tuple[Paper, ...]) -> list[SessionGroup]:
+    members: dict[Session, list[tuple[tuple[int, int], str, Paper]]] = {}
+    for paper in papers:
+        for session, order in zip(paper.sessions, paper.session_order, strict=True):
+            members.setdefault(session, []).append((order, paper.id, paper))
+    labels = {s: f"{collection_label(s.conference, s.year)} {s.name}" for s in members}
+    slugs = _unique_slugs(labels, "session")
+    groups = [
+        SessionGroup(session, slugs[session], tuple(p for _, _, p in sorted(entries)))
+        for session, entries in members.items()
+    ]
+    # Sessions in the order their first paper appears in the sources.
+    return sorted(groups, key=lambda g: (min(o for o, _, _ in members[g.session]), g.slug))
+
+
+def _collections(papers: tuple[Paper, ...], groups: list[SessionGroup]) -> tuple[Collection, ...]:
+    keys = {(p.conference, p.year) for p in papers} | {
+        (g.session.conference, g.session.year) for g in groups
+    }
+    labels = {key: collection_label(*key) for key in keys}
+    slugs = _unique_slugs(labels, "collection")
+    collections = []
+    for key in sorted(keys, key=_collection_sort_key):
+        sessions = tuple(g for g in groups if (g.session.conference, g.session.year) == key)
+        in_sessions = [p for g in sessions for p in g.papers]
+        own = [p for p in papers if (p.conference, p.year) == key]
+        members = tuple({p.id: p for p in [*in_sessions, *own]}.values())
+        collections.append(Collection(key[0], key[1], slugs[key], labels[key], sessions, members))
+    return tuple(collections)
+
+
+@dataclass(frozen=True)
+class Site:
+    config: SiteConfig
+    papers: tuple[Paper, ...]  # sorted by id
+    collections: tuple[Collection, ...]
+    sessions: tuple[SessionGroup, ...]
+    authors: tuple[Author, ...]
+    related: dict[str, tuple[str, ...]]
+    content_pages: tuple[ContentPage, ...]
+    base_url: str | None
+
+    @property
+    def title(self) -> str:
+        return self.config.title
+
+    @cached_property
+    def paper_by_id(self) -> dict[str, Paper]:
+        return {paper.id: paper for paper in self.papers}
+
+    @cached_property
+    def author_by_key(self) -> dict[str, Author]:
+        return {author.key: author for author in self.authors}
+
+    @cached_property
+    def session_by_key(self) -> dict[Session, SessionGroup]:
+        return {group.session: group for group in self.sessions}
+
+    @cached_property
+    def collection_of(self) -> dict[tuple[str | None, int | None], Collection]:
+        return {(c.conference, c.year): c for c in self.collections}
+
+    def url_of(self, paper: Paper) -> str:
+        return paper_url(paper)
+
+    def absolute(self, url: str) -> str | None:
+        return f"{self.base_url}{url}" if self.base_url else None
 
 
 def paper_url(paper: Paper) -> str:
@@ -13,11 +155,26 @@ def paper_url(paper: Paper) -> str:
     return f"papers/{paper.id}/"
 
 
-@dataclass(frozen=True)
-class Site:
-    config: SiteConfig
-    papers: tuple[Paper, ...]
-    base_url: str | None
+def author_url(author: Author) -> str:
+    return f"authors/{author.slug}/"
 
-    def url_of(self, paper: Paper) -> str:
-        return paper_url(paper)
+
+def build_site(
+    config: SiteConfig,
+    papers: list[Paper],
+    content_pages: tuple[ContentPage, ...],
+    base_url: str | None,
+    diagnostics: Diagnostics,
+) -> Site:
+    ordered = tuple(sorted(papers, key=lambda p: p.id))
+    groups = _session_groups(ordered)
+    return Site(
+        config=config,
+        papers=ordered,
+        collections=_collections(ordered, groups),
+        sessions=tuple(groups),
+        authors=build_authors(ordered, diagnostics),
+        related=related_papers(ordered),
+        content_pages=content_pages,
+        base_url=base_url,
+    )

@@ -1,0 +1,100 @@
+"""The author index: one author per name once case, spacing, punctuation and accents are set aside.
+
+Spellings that differ only in those ways ("Klaus R Muller", "Klaus R. Müller") are merged and
+the merge is reported; the shown name is the most common spelling, preferring one with accents
+and mixed case when counts tie.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from dataclasses import dataclass
+
+from slugify import slugify
+
+from .dedup import text_key
+from .diagnostics import Diagnostics
+from .records import Paper
+
+
+@dataclass(frozen=True)
+class Author:
+    key: str
+    slug: str
+    name: str
+    spellings: tuple[str, ...]
+    paper_ids: tuple[str, ...]
+
+
+def name_key(name: str) -> str:
+    return text_key(name) or name.casefold()
+
+
+def _preferred(spellings: Counter[str], first_seen: list[str]) -> str:
+    def rank(spelling: str) -> tuple:
+        return (
+            -spellings[spelling],
+            spelling.isupper() or spelling.islower(),  # prefer mixed case
+            spelling.isascii(),  # prefer the accented spelling
+            first_seen.index(spelling),
+        )
+
+    return min(spellings, key=rank)
+
+
+def build_authors(papers: tuple[Paper, ...], diagnostics: Diagnostics) -> tuple[Author, ...]:
+    spellings: dict[str, Counter[str]] = {}
+    order: dict[str, list[str]] = {}
+    paper_ids: dict[str, list[str]] = {}
+    locs = {}
+    for paper in papers:
+        for name in paper.authors:
+            key = name_key(name)
+            spellings.setdefault(key, Counter())[name] += 1
+            order.setdefault(key, [])
+            if name not in order[key]:
+                order[key].append(name)
+            ids = paper_ids.setdefault(key, [])
+            if paper.id not in ids:
+                ids.append(paper.id)
+            locs.setdefault((key, name), paper.loc)
+    names = {key: _preferred(spellings[key], order[key]) for key in spellings}
+    slugs = _unique_slugs(names)
+    authors = []
+    for key, name in names.items():
+        variants = tuple(sorted(spellings[key]))
+        if len(variants) > 1:
+            where = "; ".join(f"{v!r} at {locs[(key, v)]}" for v in variants)
+            diagnostics.info(
+                "author-merge", locs[(key, variants[0])], f"merged spellings of {name!r}: {where}"
+            )
+        authors.append(Author(key, slugs[key], name, variants, tuple(paper_ids[key])))
+    return tuple(sorted(authors, key=lambda a: (sort_key(a.name), a.slug)))
+
+
+def _unique_slugs(names: dict[str, str]) -> dict[str, str]:
+    """Slug of the shown name; names whose slugs collide get a hash of their key appended."""
+    base = {
+        key: slugify(name, max_length=60, word_boundary=True) or "author"
+        for key, name in names.items()
+    }
+    counts = Counter(base.values())
+    return {
+        key: slug if counts[slug] == 1 else f"{slug}-{hashlib.sha256(key.encode()).hexdigest()[:6]}"
+        for key, slug in base.items()
+    }
+
+
+def sort_key(name: str) -> tuple[str, str]:
+    """Alphabetical by family name (the last word), then by the whole name."""
+    words = name.split()
+    family = words[-1] if words else name
+    return (text_key(family), text_key(name))
+
+
+def index_letter(name: str) -> str:
+    """The A–Z heading an author is listed under; '#' for names that do not start with a letter."""
+    family = sort_key(name)[0]
+    first = family[:1].upper()
+    return first if "A" <= first <= "Z" else "#"

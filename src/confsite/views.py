@@ -1,0 +1,354 @@
+"""Template contexts: the one place that turns the site model into what each page shows.
+
+Templates receive plain values and pre-rendered safe markup; the record model carries no
+presentation code.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from markupsafe import Markup
+
+from .authors import Author, index_letter, name_key
+from .citation import bibtex_entry
+from .content import ContentPage
+from .richtext import plain_text, render_abstract, render_rich_line
+from .site import Collection, SessionGroup, Site, author_url, collection_label, paper_url
+
+UNTITLED = "Untitled paper"
+SNIPPET_LENGTH = 220
+
+
+@dataclass(frozen=True)
+class Page:
+    """One HTML page to render: where it goes, with which template, and its context."""
+
+    path: str  # output path relative to the site root, e.g. papers/x/index.html
+    template: str
+    context: dict[str, Any] = field(default_factory=dict)
+
+
+def root_for(path: str) -> str:
+    return "../" * path.count("/")
+
+
+def shorten(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0]
+    return cut.rstrip(",;:.") + "…"
+
+
+def json_for_script(data: Any) -> Markup:
+    """JSON safe inside a <script> element: no `</script>`, no HTML comment openers."""
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return Markup(text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+class Views:
+    def __init__(self, site: Site) -> None:
+        self.site = site
+        self._cards: dict[str, dict[str, Any]] = {}
+
+    # --- shared pieces -------------------------------------------------------------------
+
+    @cached_property
+    def nav(self) -> list[dict[str, str]]:
+        items = [
+            {"label": "Home", "url": ""},
+            {"label": "Papers", "url": "papers/"},
+            {"label": "Authors", "url": "authors/"},
+        ]
+        items += [{"label": page.title, "url": page.url} for page in self.site.content_pages]
+        return items
+
+    def base(self, path: str, title: str, url: str, description: str = "") -> dict[str, Any]:
+        return {
+            "site_title": self.site.title,
+            "page_title": title,
+            "root": root_for(path),
+            "nav": self.nav,
+            "current_url": url,
+            "canonical": self.site.absolute(url),
+            "description": description,
+            "base_href": None,
+        }
+
+    def author_links(self, names: tuple[str, ...]) -> list[dict[str, str]]:
+        return [
+            {"name": name, "url": author_url(self.site.author_by_key[name_key(name)])}
+            for name in names
+        ]
+
+    def badges(self, paper) -> list[dict[str, str]]:
+        badges = []
+        if paper.presentation:
+            badges.append({"label": paper.presentation, "kind": "presentation"})
+        if paper.decision and paper.decision != paper.presentation:
+            badges.append({"label": paper.decision, "kind": "decision"})
+        badges += [{"label": award, "kind": "award"} for award in paper.awards]
+        if paper.attendance:
+            badges.append({"label": paper.attendance.capitalize(), "kind": "attendance"})
+        return badges
+
+    def card(self, paper) -> dict[str, Any]:
+        """What a paper listing shows of a paper; built once per paper."""
+        cached = self._cards.get(paper.id)
+        if cached is None:
+            cached = {
+                "id": paper.id,
+                "url": paper_url(paper),
+                "title": render_rich_line(paper.title) if paper.title else None,
+                "title_text": plain_text(paper.title) if paper.title else UNTITLED,
+                "authors": self.author_links(paper.authors),
+                "badges": self.badges(paper),
+                "abstract": render_abstract(paper.abstract),
+                "has_award": bool(paper.awards),
+                "collection": collection_label(paper.conference, paper.year),
+            }
+            self._cards[paper.id] = cached
+        return cached
+
+    # --- pages ---------------------------------------------------------------------------
+
+    def pages(self) -> list[Page]:
+        site = self.site
+        pages = [self.home(), self.all_papers(), self.authors_index(), self.not_found()]
+        pages += [self.collection(c) for c in site.collections]
+        pages += [self.session(g) for g in site.sessions]
+        pages += [self.paper(p) for p in site.papers]
+        pages += [self.author(a) for a in site.authors]
+        pages += [self.content(c) for c in site.content_pages]
+        return pages
+
+    def home(self) -> Page:
+        site = self.site
+        collections = [
+            {
+                "label": c.label,
+                "url": c.url,
+                "count": len(c.papers),
+                "sessions": [
+                    {"label": g.label, "url": g.url, "count": len(g.papers)} for g in c.sessions
+                ],
+            }
+            for c in site.collections
+        ]
+        awarded = [self.card(p) for p in site.papers if p.awards]
+        awarded.sort(key=lambda card: (card["collection"], card["title_text"].casefold()))
+        context = self.base("index.html", site.title, "")
+        context.update(
+            collections=collections,
+            awarded=awarded,
+            paper_count=len(site.papers),
+            author_count=len(site.authors),
+        )
+        return Page("index.html", "index.html", context)
+
+    def all_papers(self) -> Page:
+        path = "papers/index.html"
+        groups = [
+            {
+                "label": c.label,
+                "url": c.url,
+                "slug": c.slug,
+                "papers": sorted(
+                    (self.card(p) for p in c.papers), key=lambda card: card["title_text"].casefold()
+                ),
+            }
+            for c in self.site.collections
+        ]
+        context = self.base(path, "All papers", "papers/")
+        context.update(groups=groups, paper_count=len(self.site.papers))
+        return Page(path, "papers.html", context)
+
+    def collection(self, collection: Collection) -> Page:
+        path = f"{collection.url}index.html"
+        sessions = [
+            {"label": g.label, "url": g.url, "count": len(g.papers), "rooms": g.rooms}
+            for g in collection.sessions
+        ]
+        unsessioned = [self.card(p) for p in collection.papers if not p.sessions]
+        context = self.base(
+            path,
+            collection.label,
+            collection.url,
+            f"{len(collection.papers)} papers of {collection.label}",
+        )
+        context.update(
+            collection=collection.label,
+            sessions=sessions,
+            paper_count=len(collection.papers),
+            unsessioned=unsessioned,
+        )
+        return Page(path, "collection.html", context)
+
+    def session(self, group: SessionGroup) -> Page:
+        path = f"{group.url}index.html"
+        collection = self.site.collection_of[(group.session.conference, group.session.year)]
+        title = f"{group.label} · {collection.label}"
+        context = self.base(
+            path,
+            title,
+            group.url,
+            f"{len(group.papers)} papers in {group.label}, {collection.label}",
+        )
+        context.update(
+            session=group.label,
+            collection={"label": collection.label, "url": collection.url},
+            conference=group.session.conference,
+            year=group.session.year,
+            rooms=group.rooms,
+            papers=[self.card(p) for p in group.papers],
+        )
+        return Page(path, "session.html", context)
+
+    def neighbours(self, paper) -> list[dict[str, Any]]:
+        result = []
+        for session in paper.sessions:
+            group = self.site.session_by_key[session]
+            index = next(i for i, p in enumerate(group.papers) if p.id == paper.id)
+            previous = group.papers[index - 1] if index > 0 else None
+            following = group.papers[index + 1] if index + 1 < len(group.papers) else None
+            result.append(
+                {
+                    "session": group.label,
+                    "url": group.url,
+                    "position": index + 1,
+                    "count": len(group.papers),
+                    "previous": self.card(previous) if previous else None,
+                    "next": self.card(following) if following else None,
+                }
+            )
+        return result
+
+    def paper(self, paper) -> Page:
+        site = self.site
+        url = paper_url(paper)
+        path = f"{url}index.html"
+        card = self.card(paper)
+        description = shorten(plain_text(paper.abstract), 300) if paper.abstract else ""
+        context = self.base(path, card["title_text"], url, description)
+        context.update(
+            paper=card,
+            untitled=paper.title is None,
+            collection={
+                "label": collection_label(paper.conference, paper.year),
+                "url": site.collection_of[(paper.conference, paper.year)].url,
+            },
+            year=paper.year,
+            room=paper.room,
+            neighbours=self.neighbours(paper),
+            related=[self.card(site.paper_by_id[i]) for i in site.related.get(paper.id, ())],
+            sources=[
+                str(loc) + (f"–{loc.end_line}" if loc.end_line and loc.end_line != loc.line else "")
+                for loc in paper.sources
+            ],
+            bibtex=bibtex_entry(paper, site.absolute(url)),
+            meta=self.paper_meta(paper, card, description),
+            json_ld=json_for_script(self.json_ld(paper, description)),
+        )
+        return Page(path, "paper.html", context)
+
+    def paper_meta(self, paper, card, description: str) -> list[tuple[str, str, str]]:
+        """(attribute, name, content) triples for Highwire citation_* and OpenGraph tags."""
+        meta: list[tuple[str, str, str]] = []
+        if paper.title:
+            meta.append(("name", "citation_title", card["title_text"]))
+        meta += [("name", "citation_author", name) for name in paper.authors]
+        if paper.year:
+            meta.append(("name", "citation_publication_date", str(paper.year)))
+        if paper.conference:
+            meta.append(
+                (
+                    "name",
+                    "citation_conference_title",
+                    collection_label(paper.conference, paper.year),
+                )
+            )
+        if paper.abstract:
+            meta.append(("name", "citation_abstract", plain_text(paper.abstract)))
+        meta += [
+            ("property", "og:type", "article"),
+            ("property", "og:title", card["title_text"]),
+            ("property", "og:site_name", self.site.title),
+        ]
+        if description:
+            meta.append(("property", "og:description", description))
+        absolute = self.site.absolute(paper_url(paper))
+        if absolute:
+            meta.append(("name", "citation_abstract_html_url", absolute))
+            meta.append(("property", "og:url", absolute))
+        return meta
+
+    def json_ld(self, paper, description: str) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "@context": "https://schema.org",
+            "@type": "ScholarlyArticle",
+            "name": plain_text(paper.title) if paper.title else UNTITLED,
+            "author": [{"@type": "Person", "name": name} for name in paper.authors],
+        }
+        if paper.title:
+            data["headline"] = shorten(plain_text(paper.title), 110)
+        if paper.abstract:
+            data["abstract"] = plain_text(paper.abstract)
+        if paper.year:
+            data["datePublished"] = str(paper.year)
+        if paper.conference:
+            data["isPartOf"] = {
+                "@type": "Event",
+                "name": collection_label(paper.conference, paper.year),
+            }
+        if paper.awards:
+            data["award"] = list(paper.awards)
+        absolute = self.site.absolute(paper_url(paper))
+        if absolute:
+            data["url"] = absolute
+        return data
+
+    def authors_index(self) -> Page:
+        path = "authors/index.html"
+        letters: dict[str, list[dict[str, Any]]] = {}
+        for author in self.site.authors:
+            letters.setdefault(index_letter(author.name), []).append(
+                {"name": author.name, "url": author_url(author), "count": len(author.paper_ids)}
+            )
+        ordered = sorted(letters.items(), key=lambda item: (item[0] == "#", item[0]))
+        context = self.base(path, "Authors", "authors/", f"{len(self.site.authors)} authors")
+        context.update(
+            letters=[{"letter": k, "authors": v} for k, v in ordered],
+            author_count=len(self.site.authors),
+        )
+        return Page(path, "authors.html", context)
+
+    def author(self, author: Author) -> Page:
+        url = author_url(author)
+        path = f"{url}index.html"
+        papers = [self.card(self.site.paper_by_id[i]) for i in author.paper_ids]
+        papers.sort(key=lambda card: (card["collection"], card["title_text"].casefold()))
+        context = self.base(path, author.name, url, f"Papers by {author.name}")
+        context.update(
+            author=author.name,
+            other_spellings=[s for s in author.spellings if s != author.name],
+            papers=papers,
+        )
+        return Page(path, "author.html", context)
+
+    def content(self, page: ContentPage) -> Page:
+        path = f"{page.url}index.html"
+        context = self.base(path, page.title, page.url)
+        context.update(body=page.body)
+        return Page(path, "content.html", context)
+
+    def not_found(self) -> Page:
+        context = self.base("404.html", "Page not found", "404.html")
+        # Served at any depth, so relative links only work from the root; with a known
+        # base URL the page links absolutely instead.
+        context["base_href"] = self.site.base_url
+        context["canonical"] = None
+        return Page("404.html", "404.html", context)

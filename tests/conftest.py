@@ -43,6 +43,7 @@ def seeds_build(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
     for name in ("site.yaml", "overrides.yaml"):
         shutil.copy(REPO / name, project / name)
     shutil.copytree(SEEDS, project / "seeds")
+    shutil.copytree(REPO / "content", project / "content")
     options = BuildOptions(config_path=project / "site.yaml", out=project / "_site")
     return build(options, Diagnostics())
 

@@ -51,3 +51,59 @@ def seeds_build(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
 @pytest.fixture(scope="session")
 def papers_json(seeds_build: BuildResult) -> list[dict]:
     return json.loads((seeds_build.out_dir / "papers.json").read_text(encoding="utf-8"))
+
+
+# --- Browser tests (tests/test_site_browser.py): Debian's Chromium, a full build, a server -------
+
+CHROMIUM = Path("/usr/bin/chromium")  # Debian's package (apt); never `playwright install`
+CHROMIUM_ARGS = ["--disable-gpu", "--disable-dev-shm-usage", "--disable-quic"]
+SUBPATH = "proceedings"  # the served site lives at http://127.0.0.1:PORT/proceedings/
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
+    """pytest-playwright's one browser per session is Debian's Chromium, headless."""
+    args = {**browser_type_launch_args, "args": CHROMIUM_ARGS}
+    if CHROMIUM.exists():
+        args["executable_path"] = str(CHROMIUM)
+    return args
+
+
+@pytest.fixture(scope="session")
+def site_build(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
+    """The project as the repository has it (site.yaml, overrides, seeds *and* content/, which
+    seeds_build leaves out, so it has no about page), built once into `<tmp>/proceedings/`."""
+    project = tmp_path_factory.mktemp("site-project")
+    for name in ("site.yaml", "overrides.yaml"):
+        shutil.copy(REPO / name, project / name)
+    for folder in ("seeds", "content"):
+        shutil.copytree(REPO / folder, project / folder)
+    served = tmp_path_factory.mktemp("served")
+    options = BuildOptions(config_path=project / "site.yaml", out=served / SUBPATH)
+    return build(options, Diagnostics())
+
+
+@pytest.fixture(scope="session")
+def site_url(site_build: BuildResult, request: pytest.FixtureRequest) -> str:
+    """site_build served by Python's http.server on loopback, under a sub-path; the URL of the
+    site's root, ending in `/`."""
+    import threading
+    from functools import partial
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    class QuietHandler(SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    handler = partial(QuietHandler, directory=str(site_build.out_dir.parent))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
+    thread.start()
+
+    def stop() -> None:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+    request.addfinalizer(stop)
+    return f"http://127.0.0.1:{server.server_port}/{SUBPATH}/"

@@ -21,12 +21,23 @@ from .citation import bibtex_entry
 from .diagnostics import ConfsiteError
 from .export import papers_json
 from .output import OutputTree
+from .search import search_files
 from .site import Site, paper_url
 from .views import Views
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
 BUILTIN_TEMPLATES = PROJECT_ROOT / "templates"
 BUILTIN_STATIC = PROJECT_ROOT / "static"
+LUNR_JS = PROJECT_ROOT / "node_modules" / "lunr" / "lunr.js"
+
+
+def lunr_js() -> bytes:
+    """lunr.js from the npm package pinned in package.json (installed by `npm ci`)."""
+    try:
+        return LUNR_JS.read_bytes()
+    except FileNotFoundError:
+        raise ConfsiteError(str(LUNR_JS), "lunr.js is missing: run `npm ci` in the confsite "
+                            "folder (it installs the pinned lunr package)") from None
 
 
 @pass_context
@@ -139,6 +150,9 @@ def render_site(site: Site) -> OutputTree:
         tree.add(page.path, html.encode())
     for name, data in static_files(theme_dir).items():
         tree.add(f"assets/{name}", data)
+    tree.add("assets/lunr.js", lunr_js())
+    for path, data in search_files(site).items():
+        tree.add(path, data)
     tree.add("papers.json", papers_json(site))
     tree.add("papers.bib", papers_bib(site))
     tree.add("papers.csv", papers_csv(site))

@@ -118,7 +118,8 @@ class Views:
 
     def pages(self) -> list[Page]:
         site = self.site
-        pages = [self.home(), self.all_papers(), self.authors_index(), self.not_found()]
+        pages = [self.home(), self.all_papers(), self.authors_index(), self.not_found(),
+                 self.search()]
         pages += [self.collection(c) for c in site.collections]
         pages += [self.session(g) for g in site.sessions]
         pages += [self.paper(p) for p in site.papers]
@@ -344,6 +345,10 @@ class Views:
         context = self.base(path, page.title, page.url)
         context.update(body=page.body)
         return Page(path, "content.html", context)
+
+    def search(self) -> Page:
+        path = "search/index.html"
+        return Page(path, "search.html", self.base(path, "Search", "search/"))
 
     def not_found(self) -> Page:
         context = self.base("404.html", "Page not found", "404.html")

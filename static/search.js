@@ -4,8 +4,10 @@
 
 (function () {
   const root = document.documentElement.dataset.root || "";
-  const state = { index: null, store: null, loading: null };
+  const state = { index: null, hasTerm: null, store: null, loading: null };
+  const MIN_PREFIX = 3; // shorter prefixes expand to much of the vocabulary
   const PREVIEW_COUNT = 8;
+  const PAGE_SIZE = 50;
 
   // ---- loading -------------------------------------------------------------------------
 
@@ -26,7 +28,9 @@
         .then(() => loadScript(root + "search/index.js"))
         .then(() => {
           const data = window.confsiteSearchData;
-          state.index = window.confsiteExpandIndex(data.index, lunr);
+          const loaded = window.confsiteLoadIndex(data.index, lunr);
+          state.index = loaded.index;
+          state.hasTerm = loaded.hasTerm;
           state.store = data.store;
           delete window.confsiteSearchData;
         });
@@ -49,16 +53,15 @@
     const list = words(text);
     if (!list.length) return [];
     const typing = !/\s$/.test(text);
-    const vocabulary = state.index.invertedIndex;
     const accepted = list.map((word, i) => {
-      const stem = lunr.stemmer(new lunr.Token(word)).toString();
-      const prefix = typing && i === list.length - 1 ? word : null;
+      const stem = stemOf(word);
+      const prefix = typing && i === list.length - 1 && word.length >= MIN_PREFIX ? word : null;
       // A half-typed word ("learni") also matches the stems it already extends ("learn").
       const shorter = [];
       if (prefix) {
         for (let k = prefix.length - 1; k >= 3; k--) {
           const candidate = prefix.slice(0, k);
-          if (Object.prototype.hasOwnProperty.call(vocabulary, candidate)) shorter.push(candidate);
+          if (state.hasTerm(candidate)) shorter.push(candidate);
         }
       }
       return { stem, prefix, shorter };
@@ -91,6 +94,16 @@
     return plainSearch(text);
   }
 
+  const stems = new Map();
+  function stemOf(word) {
+    let stem = stems.get(word);
+    if (stem === undefined) {
+      stem = lunr.stemmer(new lunr.Token(word)).toString();
+      stems.set(word, stem);
+    }
+    return stem;
+  }
+
   function matchedTerms(results) {
     const terms = new Set();
     for (const r of results.slice(0, 50)) for (const t of Object.keys(r.matchData.metadata)) terms.add(t);
@@ -110,7 +123,7 @@
     const fragment = document.createDocumentFragment();
     for (const part of text.split(/([\p{L}\p{N}_]+)/u)) {
       const lower = part.toLowerCase();
-      const stem = part && /[\p{L}\p{N}]/u.test(part) ? lunr.stemmer(new lunr.Token(lower)).toString() : "";
+      const stem = part && /[\p{L}\p{N}]/u.test(part) ? stemOf(lower) : "";
       const hit = stem && [...terms].some((t) => t === stem || (t.length > 2 && lower.startsWith(t)));
       fragment.appendChild(hit ? el("mark", null, part) : document.createTextNode(part));
     }
@@ -225,6 +238,7 @@
     const input = page.querySelector("#search-input");
     const status = page.querySelector("#search-status");
     const list = page.querySelector("#search-results");
+    const more = page.querySelector("#search-more");
     const filters = {
       collection: page.querySelector("#filter-collection"),
       session: page.querySelector("#filter-session"),
@@ -258,6 +272,7 @@
         type: params.get("type") || "", award: params.get("award") === "1",
       };
       list.replaceChildren();
+      more.hidden = true;
       if (!text.trim()) {
         status.textContent = "Type words from a title, an author's name or an abstract.";
         page.classList.remove("has-results");
@@ -277,12 +292,26 @@
           && (!filters.award.checked || d[8] === 1);
       });
       const terms = matchedTerms(results);
-      for (const r of shown.slice(0, 200)) list.appendChild(resultItem(r, terms, true));
       const filtered = shown.length !== results.length ? ` (${results.length} before filters)` : "";
       status.textContent = shown.length
-        ? `${shown.length} paper${shown.length === 1 ? "" : "s"} found${filtered}${shown.length > 200 ? "; showing the first 200" : ""}.`
+        ? `${shown.length} paper${shown.length === 1 ? "" : "s"} found${filtered}.`
         : `No papers match “${text.trim()}”${filtered}. Check the spelling, use fewer words, or clear the filters.`;
       page.classList.toggle("has-results", shown.length > 0);
+      let rendered = 0;
+      const renderMore = () => {
+        const next = shown.slice(rendered, rendered + PAGE_SIZE);
+        for (const r of next) list.appendChild(resultItem(r, terms, true));
+        rendered += next.length;
+        more.hidden = rendered >= shown.length;
+        more.textContent = `Show ${Math.min(PAGE_SIZE, shown.length - rendered)} more`;
+      };
+      more.onclick = () => {
+        const first = rendered;
+        renderMore();
+        const link = list.querySelectorAll("a.result-title")[first];
+        if (link) link.focus();
+      };
+      renderMore();
     }
 
     function syncUrl() {

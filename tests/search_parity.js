@@ -1,10 +1,10 @@
 // Parity check run by tests/test_search.py: build a lunr.js index from the same documents in
-// Node, expand confsite's compact index with the page's own code, and return both rankings.
+// Node, load confsite's compact index with the page's own code, and return both rankings.
 "use strict";
 const fs = require("fs");
 const path = require("path");
 const lunr = require(path.join(__dirname, "..", "node_modules", "lunr"));
-const { confsiteExpandIndex } = require(path.join(__dirname, "..", "static", "search-index.js"));
+const { confsiteLoadIndex } = require(path.join(__dirname, "..", "static", "search-index.js"));
 
 // lunr.py's trimmer strips Unicode non-word characters (Python's \W); lunr.js's strips ASCII
 // ones only. Use lunr.py's rule here so both indexes see the same tokens.
@@ -26,7 +26,7 @@ const built = lunr(function () {
   input.fields.forEach(([name, boost]) => this.field(name, { boost }));
   input.documents.forEach((doc) => this.add(doc));
 });
-const loaded = confsiteExpandIndex(input.compact, lunr);
+const loaded = confsiteLoadIndex(input.compact, lunr).index;
 const rank = (index, query) => index.search(query).map((r) => [r.ref, r.score]);
 const output = input.queries.map((query) => ({ query, built: rank(built, query), loaded: rank(loaded, query) }));
 process.stdout.write(JSON.stringify(output));

@@ -71,6 +71,8 @@ def test_join_paragraphs(paragraphs: tuple[str, ...], abstract: str | None) -> N
         ("Juan L. Reutter", True),
         ("X.Y. Han", True),
         ("Hado van Hasselt", True),
+        ("Robert A Vandermeulen", True),
+        ("A Branching Decoder", False),
         ("Tree Cross Attention", False),
         ("Conformal Language Modeling", False),
         ("MAP IT to Visualize Representations", False),

@@ -54,7 +54,7 @@ def test_prebuilt_index_ranks_like_lunr_js(seed_documents: list[dict], tmp_path:
 UNICODE_DOCUMENTS = [
     {"title": "𝜸-Scaling of 𝓛-smooth Losses", "authors": "Zoë Čapek",
      "abstract": "We bound 𝜸 and 𝔼[X] for ﬁnite samples."},
-    {"title": "深度学习的图神经网络", "authors": "王小明 ; 李华",
+    {"title": "深度学习的图神经网络", "authors": "王小明, 李华",
      "abstract": "中文摘要：图神经网络。"},
     {"title": "Emoji 🚀 Launch Models 🤖", "authors": "Ana 👩‍🔬 Lab",
      "abstract": "Rocket 🚀 science with 🤖 robots and 👍🏽 approval."},
@@ -75,8 +75,9 @@ def normalized_documents() -> list[dict]:
 def test_unicode_vocabulary_is_in_javascript_order_and_loads(tmp_path: Path) -> None:
     documents = normalized_documents()
     compact = compact_index(tokenize(documents), len(documents))
-    assert compact["terms"] == sorted(compact["terms"], key=js_order)
-    assert any(ord(ch) > 0xFFFF for term in compact["terms"] for ch in term)  # emoji survive
+    terms = compact["terms"].split(" ")
+    assert terms == sorted(terms, key=js_order) and ";" not in terms
+    assert any(ord(ch) > 0xFFFF for term in terms for ch in term)  # emoji survive
     results = run_parity(documents, ["γ", "ℒ", "图神经网络", "🚀", "café", "cafe\u0301", "zoë",
                                      "finite", "naïve"], tmp_path)
     by_query = {r["query"]: r for r in results}

@@ -58,7 +58,15 @@ def looks_like_person(text: str) -> bool:
     words = text.split()
     if not 1 <= len(words) <= 5 or len(text) > 60:
         return False
-    return all(NAME_WORD.match(word) and word.lower() not in TITLE_WORDS for word in words)
+    return all(
+        NAME_WORD.match(word) and (word.lower() not in TITLE_WORDS or _is_initial(word, i))
+        for i, word in enumerate(words)
+    )
+
+
+def _is_initial(word: str, position: int) -> bool:
+    """A middle initial ("Robert A Vandermeulen"); a leading "A" is the article of a title."""
+    return position > 0 and len(word.rstrip(".")) == 1 and word[0].isupper()
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@
 
 (function () {
   const root = document.documentElement.dataset.root || "";
-  const state = { index: null, hasTerm: null, store: null, loading: null };
+  const state = { index: null, hasTerm: null, store: null, snippets: null, loading: null };
   const MIN_PREFIX = 3; // shorter prefixes expand to much of the vocabulary
   const PREVIEW_COUNT = 8;
   const PAGE_SIZE = 50;
@@ -36,6 +36,16 @@
         });
     }
     return state.loading;
+  }
+
+  function ensureSnippets() {
+    if (!state.snippetsLoading) {
+      state.snippetsLoading = loadScript(root + "search/snippets.js").then(() => {
+        state.snippets = window.confsiteSearchSnippets;
+        delete window.confsiteSearchSnippets;
+      });
+    }
+    return state.snippetsLoading;
   }
 
   // ---- querying ------------------------------------------------------------------------
@@ -152,9 +162,10 @@
         for (const label of doc[4]) badges.appendChild(el("li", "badge", label));
         item.appendChild(badges);
       }
-      if (doc[6]) {
+      const text = state.snippets && state.snippets[Number(result.ref)];
+      if (text) {
         const snippet = el("p", "result-snippet");
-        snippet.appendChild(highlighted(doc[6], terms));
+        snippet.appendChild(highlighted(text, terms));
         item.appendChild(snippet);
       }
     }
@@ -282,14 +293,14 @@
       const store = state.store;
       fillSelect(filters.collection, [...counts(results, (d) => [String(d[5])])].map(([k, n]) => [k, store.collections[Number(k)], n]), chosen.collection, "All collections");
       fillSelect(filters.session, [...counts(results, (d) => d[3].map((s) => store.sessions[s][1]))].map(([k, n]) => [k, store.sessions.find((s) => s[1] === k)[0] + " — " + store.collections[store.sessions.find((s) => s[1] === k)[2]], n]), chosen.session, "All sessions");
-      fillSelect(filters.type, [...counts(results, (d) => (d[7] ? [d[7]] : []))].map(([k, n]) => [k, k, n]), chosen.type, "All types");
+      fillSelect(filters.type, [...counts(results, (d) => (d[6] ? [d[6]] : []))].map(([k, n]) => [k, k, n]), chosen.type, "All types");
       filters.award.checked = chosen.award;
       const shown = results.filter((r) => {
         const d = store.docs[Number(r.ref)];
         return (!filters.collection.value || String(d[5]) === filters.collection.value)
           && (!filters.session.value || d[3].some((s) => store.sessions[s][1] === filters.session.value))
-          && (!filters.type.value || d[7] === filters.type.value)
-          && (!filters.award.checked || d[8] === 1);
+          && (!filters.type.value || d[6] === filters.type.value)
+          && (!filters.award.checked || d[7] === 1);
       });
       const terms = matchedTerms(results);
       const filtered = shown.length !== results.length ? ` (${results.length} before filters)` : "";
@@ -331,7 +342,7 @@
 
     status.textContent = "Loading search…";
     page.classList.add("is-loading");
-    ensureIndex().then(() => {
+    Promise.all([ensureIndex(), ensureSnippets()]).then(() => {
       page.classList.remove("is-loading");
       render();
     }, () => { status.textContent = "Search could not be loaded."; });

@@ -8,9 +8,17 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
+from lunr.lunr import get_default_builder
 
 from confsite.diagnostics import Diagnostics
-from confsite.search import FIELDS, compact_index, index_text, js_order, search_document, tokenize
+from confsite.search import (
+    FIELDS,
+    compact_index,
+    field_terms,
+    index_text,
+    js_order,
+    search_document,
+)
 from confsite.site import build_site
 
 QUERIES = [
@@ -23,7 +31,7 @@ QUERIES = [
 
 
 def run_parity(documents: list[dict], queries: list[str], tmp_path: Path) -> list[dict]:
-    compact = compact_index(tokenize(documents), len(documents))
+    compact = compact_index(documents)
     payload = tmp_path / "parity.json"
     payload.write_text(json.dumps({
         "fields": FIELDS, "documents": documents, "compact": compact, "queries": queries,
@@ -37,6 +45,21 @@ def run_parity(documents: list[dict], queries: list[str], tmp_path: Path) -> lis
 def seed_documents(seeds_build) -> list[dict]:
     site = build_site(seeds_build.config, seeds_build.papers, (), None, Diagnostics())
     return [search_document(n, paper, site) for n, paper in enumerate(site.papers)]
+
+
+def test_term_counting_matches_lunr_py_builder(seed_documents: list[dict]) -> None:
+    """field_terms is a fast path; lunr.py's own builder is the reference it must equal."""
+    builder = get_default_builder()
+    builder.ref("ref")
+    for name, boost in FIELDS:
+        builder.field(name, boost=boost)
+    documents = seed_documents + normalized_documents()
+    for number, document in enumerate(documents):
+        builder.add({**document, "ref": str(number)})
+    for number, document in enumerate(documents):
+        for name, _ in FIELDS:
+            expected = dict(builder.field_term_frequencies[f"{name}/{number}"])
+            assert dict(field_terms(document[name])) == expected, (number, name)
 
 
 def test_prebuilt_index_ranks_like_lunr_js(seed_documents: list[dict], tmp_path: Path) -> None:
@@ -74,7 +97,7 @@ def normalized_documents() -> list[dict]:
 
 def test_unicode_vocabulary_is_in_javascript_order_and_loads(tmp_path: Path) -> None:
     documents = normalized_documents()
-    compact = compact_index(tokenize(documents), len(documents))
+    compact = compact_index(documents)
     terms = compact["terms"].split(" ")
     assert terms == sorted(terms, key=js_order) and ";" not in terms
     assert any(ord(ch) > 0xFFFF for term in terms for ch in term)  # emoji survive

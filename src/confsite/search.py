@@ -20,20 +20,23 @@ compatibility forms (𝜸, ﬁ) match what people type.
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
+from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from lunr.builder import Builder
 from lunr.stemmer import porter_stemmer
-from lunr.stop_word_filter import stop_word_filter
-from lunr.trimmer import trimmer
+from lunr.stop_word_filter import WORDS as STOP_WORDS
+from lunr.tokenizer import SEPARATOR_CHARS
+from lunr.trimmer import full_re as TRIM
 
 from .records import Paper
 from .richtext import plain_text
 from .site import Site, collection_label
 
 LUNR_VERSION = "2.3.9"
+SEPARATOR = re.compile(f"[{re.escape(SEPARATOR_CHARS)}]+")
 SNIPPET_LENGTH = 200
 FIELDS: tuple[tuple[str, int], ...] = (
     ("title", 10),
@@ -50,13 +53,20 @@ def _stem(word: str) -> str:
     return porter_stemmer.stem(word)
 
 
-def cached_stemmer(token, i=None, tokens=None):
-    """lunr's Porter stemmer, memoized: a corpus has far fewer distinct words than tokens."""
-    return token.update(lambda text, metadata=None: _stem(text))
-
-
-# lunr's own label: the serialized pipeline then names the standard stemmer lunr.js has.
-cached_stemmer.label = "stemmer"
+def field_terms(text: str) -> Counter[str]:
+    """Term frequencies of one field, exactly as lunr.py's builder counts them: its separators,
+    trimmer pattern, stop-word list and Porter stemmer, without its per-character tokenizer and
+    per-token objects, which dominated the build (see README, performance)."""
+    counts: Counter[str] = Counter()
+    for word in SEPARATOR.split(text.lower()):
+        if not word:
+            continue
+        trimmed = TRIM.match(word)
+        if trimmed is not None:
+            word = trimmed.group(1)
+        if word not in STOP_WORDS:
+            counts[_stem(word)] += 1
+    return counts
 
 
 def index_text(text: str | None) -> str:
@@ -74,20 +84,6 @@ def search_document(number: int, paper: Paper, site: Site) -> dict[str, str]:
         "collection": index_text(collection_label(paper.conference, paper.year)),
         "awards": index_text("\n".join(paper.awards)),
     }
-
-
-def tokenize(documents: list[dict[str, str]]) -> Builder:
-    """lunr.py's builder with its default pipeline; only the term counting is used, so the
-    builder's own (slow) vector and token-set construction is never run."""
-    builder = Builder()
-    builder.pipeline.add(trimmer, stop_word_filter, cached_stemmer)
-    builder.search_pipeline.add(cached_stemmer)
-    builder.ref("ref")
-    for name, boost in FIELDS:
-        builder.field(name, boost=boost)
-    for document in documents:
-        builder.add(document)
-    return builder
 
 
 def js_order(term: str) -> bytes:
@@ -116,17 +112,19 @@ def encode_numbers(numbers: list[int]) -> str:
     return "".join(out)
 
 
-def compact_index(builder: Builder, document_count: int) -> dict[str, Any]:
+def compact_index(documents: list[dict[str, str]]) -> dict[str, Any]:
     """Terms joined by spaces (lunr's tokenizer never leaves one in a term); per field, each
     document's codes (term-number delta × 2 + [frequency > 1], then the frequency if so),
     documents separated by '.'."""
-    terms = sorted(builder.inverted_index, key=js_order)
+    counted = [[field_terms(document[field]) for field, _ in FIELDS] for document in documents]
+    vocabulary = {term for fields in counted for counts in fields for term in counts}
+    terms = sorted(vocabulary, key=js_order)
     number = {term: n for n, term in enumerate(terms)}
     postings: list[str] = []
-    for field, _ in FIELDS:
+    for field_number, _ in enumerate(FIELDS):
         per_document = []
-        for ref in range(document_count):
-            frequencies = builder.field_term_frequencies[f"{field}/{ref}"]
+        for fields in counted:
+            frequencies = fields[field_number]
             codes: list[int] = []
             previous = 0
             for term_number, tf in sorted((number[t], tf) for t, tf in frequencies.items()):
@@ -142,7 +140,7 @@ def compact_index(builder: Builder, document_count: int) -> dict[str, Any]:
         "boosts": [boost for _, boost in FIELDS],
         "k1": 1.2,
         "b": 0.75,
-        "documents": document_count,
+        "documents": len(documents),
         "terms": " ".join(terms),
         "postings": postings,
     }
@@ -206,7 +204,7 @@ def snippets(papers: tuple[Paper, ...]) -> list[str]:
 
 def search_files(site: Site) -> dict[str, bytes]:
     documents = [search_document(n, paper, site) for n, paper in enumerate(site.papers)]
-    index = compact_index(tokenize(documents), len(documents))
+    index = compact_index(documents)
     data = {"index": index, "store": document_store(site.papers, site)}
     return {
         "search/index.js": script_payload("confsiteSearchData", data),

@@ -283,7 +283,7 @@ def test_tex_in_an_abstract_renders_as_mathml(
     assert all(raised), raised
 
 
-# --- Bugs found while writing the tests above (xfail until fixed) ------------------------------
+# --- Regressions: bugs these tests found in the first version of the site ------------------------
 
 
 def papers_where(site_build: BuildResult, keep) -> list[dict]:
@@ -291,11 +291,6 @@ def papers_where(site_build: BuildResult, keep) -> list[dict]:
     return [paper for paper in papers if keep(paper)]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "long URLs in abstracts do not wrap: 25 of the 189 paper pages with a link in the abstract "
-    "scroll sideways at 390 px (checked here: the 15 with the longest URLs); fix: "
-    "`.abstract-full, details.abstract { overflow-wrap: break-word; }` in static/style.css"
-))
 def test_long_urls_in_abstracts_wrap_on_a_phone(new_context, site_build: BuildResult) -> None:
     def longest_url(paper: dict) -> int:
         return max((len(w) for w in (paper["abstract"] or "").split() if "http" in w), default=0)
@@ -312,12 +307,6 @@ def test_long_urls_in_abstracts_wrap_on_a_phone(new_context, site_build: BuildRe
     assert not wide, f"{len(wide)} of {len(papers)} pages scroll sideways:\n" + "\n".join(wide)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "src/confsite/richtext.py MATH: `$$` display math matches across `$`, so the seeds' "
-    "unbalanced `$$x$ ... $$y$` turns the prose between into one long formula (one <mi> per "
-    "letter, `<mi>$</mi>` tokens, thousands of px wide) on 9 paper pages; fix: "
-    "`(?P<display>[^$]+?)` and treat `$$x$` as inline math"
-))
 def test_unbalanced_dollar_signs_do_not_turn_prose_into_math(
     new_context, site_build: BuildResult,
 ) -> None:
@@ -340,14 +329,7 @@ def test_unbalanced_dollar_signs_do_not_turn_prose_into_math(
 TEX_TITLES = [
     "Adaptive Optimization in the $\\infty$-Width Limit",
     "VA-RED$^2$: Video Adaptive Redundancy Reduction",
-    pytest.param("$\\texttt{NAISR}$: A 3D Neural Additive Model", marks=pytest.mark.xfail(
-        strict=True, reason=(
-            "plain_text() in src/confsite/richtext.py drops `\\texttt{...}`: pylatexenc has no "
-            "text spec for texttt/textsf, so <title>, citation_title and og:title read "
-            "': A 3D Neural ...'; fix: add MacroTextSpec('texttt', '%(1)s') (and textsf) to "
-            "the LatexNodes2Text context"
-        ),
-    )),
+    "$\\texttt{NAISR}$: A 3D Neural Additive Model",
 ]
 
 
@@ -369,11 +351,6 @@ def test_tab_title_keeps_every_word_of_a_tex_title(
     assert meta == tab_title
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "src/confsite/dedup.py slugifies the raw TeX title: `$\\texttt{NAISR}$: ...` gets the URL "
-    "papers/texttt-naisr-a-3d-.../; fix: slugify plain_text(title) (once plain_text keeps "
-    "texttt's argument)"
-))
 def test_paper_urls_hold_no_tex_command_names(site_build: BuildResult) -> None:
     commands = r"(^|-)(texttt|textbf|textit|textsf|textsc|emph|mathrm|mathbf|mathcal|mathbb)(-|$)"
     leaked = [p["id"] for p in papers_where(site_build, lambda p: re.search(commands, p["id"]))]

@@ -22,7 +22,7 @@ def cite_key(paper: Paper) -> str:
     return paper.id
 
 
-def bibtex_entry(paper: Paper, url: str | None) -> str:
+def bibtex_entry(paper: Paper, url: str | None, with_abstract: bool = True) -> str:
     fields: list[tuple[str, str]] = []
     if paper.title:
         fields.append(("title", paper.title))
@@ -35,7 +35,7 @@ def bibtex_entry(paper: Paper, url: str | None) -> str:
         fields.append(("year", str(paper.year)))
     if url:
         fields.append(("url", url))
-    if paper.abstract:
+    if paper.abstract and with_abstract:
         fields.append(("abstract", paper.abstract))
     kind = "inproceedings" if paper.conference else "misc"
     body = ",\n".join(f"  {name} = {_braced(value)}" for name, value in fields)

@@ -8,21 +8,18 @@ and joins a titled paper whose abstract it shares.
 from __future__ import annotations
 
 import hashlib
-import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import fields
 
-from pylatexenc.latex2text import LatexNodes2Text
 from slugify import slugify
 
 from .diagnostics import Diagnostics
 from .records import Entry, Paper, Session
+from .texplain import plain_text
 
 MAX_SLUG_LENGTH = 80
 ABSTRACT_KEY_LENGTH = 400
-UNESCAPED_PERCENT = re.compile(r"(?<!\\)%")
-_latex = LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
 
 
 def text_key(text: str | None) -> str:
@@ -35,13 +32,7 @@ def text_key(text: str | None) -> str:
 
 def title_key(title: str) -> str:
     """`title` with TeX rendered to plain text first, so TeX and plain spellings compare equal."""
-    if "\\" not in title and "$" not in title:
-        return text_key(title) or title.casefold()
-    try:
-        plain = _latex.latex_to_text(UNESCAPED_PERCENT.sub(r"\\%", title[:1000]))
-    except Exception:  # pylatexenc is tolerant by design; any failure falls back to the raw text
-        plain = title
-    return text_key(plain) or text_key(title) or title.casefold()
+    return text_key(plain_text(title[:1000])) or text_key(title) or title.casefold()
 
 
 def authors_key(authors: tuple[str, ...]) -> tuple[str, ...]:
@@ -180,7 +171,9 @@ def _digest(key: GroupKey) -> str:
 
 def base_slug(entries: list[Entry]) -> str:
     title = next((e.title for e in entries if e.title), None)
-    slug = slugify(title, max_length=MAX_SLUG_LENGTH, word_boundary=True) if title else ""
+    slug = ""
+    if title:
+        slug = slugify(plain_text(title), max_length=MAX_SLUG_LENGTH, word_boundary=True)
     if slug:
         return slug
     author = next((e.authors[0] for e in entries if e.authors), "")

@@ -12,11 +12,14 @@ from functools import lru_cache
 from bs4 import BeautifulSoup, Tag
 from latex2mathml.converter import convert as latex_to_mathml
 from markupsafe import Markup, escape
-from pylatexenc.latex2text import LatexNodes2Text
 
+# Inline math follows pandoc's rule: no space just inside the dollars, no digit just after the
+# closing one, so a stray "$" in scraped prose does not turn the sentences after it into math.
 MATH = re.compile(
-    r"(?<!\\)\$\$(?P<display>.+?)(?<!\\)\$\$"
-    r"|(?<![\\$])\$(?P<inline>[^$]+?)(?<!\\)\$"
+    r"(?<!\\)\$\$(?P<display>[^$]+?)(?<!\\)\$\$"
+    # "$$x$": an inline formula whose opening dollar the scrape doubled
+    r"|(?<![\\$])\$\$(?P<doubled>[^$\s](?:[^$]*?[^$\s\\])?)\$(?![$\d])"
+    r"|(?<![\\$])\$(?P<inline>[^$\s](?:[^$]*?[^$\s\\])?)\$(?![$\d])"
     r"|\\\((?P<paren>.+?)\\\)"
     r"|\\\[(?P<bracket>.+?)\\\]",
     re.DOTALL,
@@ -42,7 +45,6 @@ INLINE = re.compile(
     r"|\\(?P<escaped>[%&#_{}$])"
 )
 SAFE_SCHEMES = ("http://", "https://")
-TEX_MARKUP = re.compile(r"[\\$]")
 MATHML_TAGS = frozenset(
     """math mrow mi mn mo ms mtext mspace msub msup msubsup mfrac msqrt mroot mover munder
     munderover mtable mtr mtd mstyle mpadded mphantom menclose merror semantics annotation
@@ -54,9 +56,6 @@ MATHML_ATTRIBUTES = frozenset(
     largeop symmetric width height depth linethickness scriptlevel displaystyle notation
     form align""".split()
 )
-_plain = LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
-
-
 def _mathml_is_safe(mathml: str) -> bool:
     soup = BeautifulSoup(mathml, "html.parser")
     for tag in soup.find_all(True):
@@ -67,8 +66,10 @@ def _mathml_is_safe(mathml: str) -> bool:
             text = " ".join(value) if isinstance(value, list) else str(value)
             if name not in MATHML_ATTRIBUTES or ":" in text and name != "xmlns":
                 return False
-        if tag.name in {"mi", "mo", "mtext", "mn"} and "\\" in tag.get_text():
-            return False  # an unknown command passed through as text
+        if tag.name in {"mi", "mo", "mtext", "mn"} and (
+            "\\" in tag.get_text() or "$" in tag.get_text()
+        ):
+            return False  # an unknown command or a stray delimiter passed through as text
     return True
 
 
@@ -111,7 +112,7 @@ def _render_token(match: re.Match[str]) -> Markup:
     if match["autolink"] is not None:
         return _link(match["autolink"], match["autolink"])
     if match["url_macro"] is not None:
-        url = match["url_macro"].replace("\\_", "_")
+        url = match["url_macro"].replace("\\_", "_").strip("<>")
         return _link(url, url) if url.startswith(SAFE_SCHEMES) else escape(url)
     if match["macro"] is not None:
         tag = TEXT_MACROS[match["macro"]]
@@ -128,15 +129,15 @@ def render_rich_line(text: str) -> Markup:
     parts: list[Markup] = []
     position = 0
     for match in MATH.finditer(text):
-        tex = match["display"] or match["inline"] or match["paren"] or match["bracket"]
+        tex = (match["display"] or match["doubled"] or match["inline"] or match["paren"]
+               or match["bracket"])
         if not tex or not tex.strip():
             continue
         parts.append(_render_inline(text[position : match.start()]))
-        parts.append(
-            render_math(
-                tex.strip(), display=match["display"] is not None or match["bracket"] is not None
-            )
-        )
+        # Display math stands alone; inside a sentence the scrape only doubled the dollars.
+        alone = not text[: match.start()].strip() and not text[match.end() :].strip()
+        display = alone and (match["display"] is not None or match["bracket"] is not None)
+        parts.append(render_math(tex.strip(), display=display))
         position = match.end()
     parts.append(_render_inline(text[position:]))
     return Markup("").join(parts)
@@ -147,19 +148,3 @@ def render_abstract(abstract: str | None) -> Markup:
         return Markup("")
     paragraphs = (render_rich_line(p) for p in abstract.split("\n\n"))
     return Markup("").join(Markup("<p>{}</p>").format(p) for p in paragraphs)
-
-
-@lru_cache(maxsize=20000)
-def plain_text(text: str | None) -> str:
-    """Readable plain text for places that cannot hold markup (<title>, meta tags, BibTeX notes):
-    TeX rendered to Unicode, Markdown links reduced to their text."""
-    if not text:
-        return ""
-    text = re.sub(r"\[([^\[\]]+)\]\((?:[^()\s]+)\)", r"\1", text)
-    if not TEX_MARKUP.search(text):  # most text has no TeX: skip the (slow) TeX parser
-        return " ".join(text.split())
-    try:
-        rendered = _plain.latex_to_text(re.sub(r"(?<!\\)%", r"\\%", text))
-    except Exception:  # pylatexenc is tolerant; fall back to the raw text if it is not
-        rendered = text
-    return " ".join(rendered.split())

@@ -32,8 +32,8 @@ from lunr.tokenizer import SEPARATOR_CHARS
 from lunr.trimmer import full_re as TRIM
 
 from .records import Paper
-from .richtext import plain_text
 from .site import Site, collection_label
+from .texplain import plain_text
 
 LUNR_VERSION = "2.3.9"
 SEPARATOR = re.compile(f"[{re.escape(SEPARATOR_CHARS)}]+")

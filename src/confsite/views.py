@@ -16,8 +16,9 @@ from markupsafe import Markup
 from .authors import Author, index_letter, name_key
 from .citation import bibtex_entry
 from .content import ContentPage
-from .richtext import plain_text, render_abstract, render_rich_line
+from .richtext import render_abstract, render_rich_line
 from .site import Collection, SessionGroup, Site, author_url, collection_label, paper_url
+from .texplain import plain_text
 
 UNTITLED = "Untitled paper"
 SNIPPET_LENGTH = 220
@@ -250,7 +251,7 @@ class Views:
                 str(loc) + (f"–{loc.end_line}" if loc.end_line and loc.end_line != loc.line else "")
                 for loc in paper.sources
             ],
-            bibtex=bibtex_entry(paper, site.absolute(url)),
+            bibtex=bibtex_entry(paper, site.absolute(url), with_abstract=False),
             meta=self.paper_meta(paper, card, description),
             json_ld=json_for_script(self.json_ld(paper, description)),
         )

@@ -52,9 +52,13 @@
 
   const SYNTAX = /[:+\-~^*]/;
 
+  // The indexed terms went through lunr.py's trimmer: a word with one run of letters or digits
+  // loses the punctuation around it; any other token ("don't", "🚀") is kept whole.
+  const TRIMMABLE = /^[^\p{L}\p{N}_]*?([\p{L}\p{N}_]+)[^\p{L}\p{N}_]*?$/u;
+
   function words(text) {
     return text.normalize("NFKC").toLowerCase().split(/[\s\-]+/)
-      .map((w) => w.replace(/^[^\p{L}\p{N}_]+/u, "").replace(/[^\p{L}\p{N}_]+$/u, ""))
+      .map((w) => { const m = TRIMMABLE.exec(w); return m ? m[1] : w; })
       .filter((w) => w && lunr.stopWordFilter(new lunr.Token(w)));
   }
 

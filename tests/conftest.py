@@ -16,6 +16,7 @@ from confsite.sources import load_source_text
 
 REPO = Path(__file__).resolve().parent.parent
 SEEDS = REPO / "seeds"
+SUBPATH = "proceedings"  # the served site lives at http://127.0.0.1:PORT/proceedings/
 SEED_FILES = {
     "2023": "iclr2023-poster-session-3.txt",
     "2024": "iclr2024-poster-session-3.txt",
@@ -38,13 +39,15 @@ def raw_lines(key: str) -> list[str]:
 
 @pytest.fixture(scope="session")
 def seeds_build(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
-    """The repository's site.yaml and seeds, built once into a temporary folder."""
+    """The project as the repository has it (site.yaml, overrides, seeds, content), built once
+    into `<tmp>/served/proceedings/` so the browser tests can serve it under a sub-path."""
     project = tmp_path_factory.mktemp("project")
     for name in ("site.yaml", "overrides.yaml"):
         shutil.copy(REPO / name, project / name)
-    shutil.copytree(SEEDS, project / "seeds")
-    shutil.copytree(REPO / "content", project / "content")
-    options = BuildOptions(config_path=project / "site.yaml", out=project / "_site")
+    for folder in ("seeds", "content"):
+        shutil.copytree(REPO / folder, project / folder)
+    served = tmp_path_factory.mktemp("served")
+    options = BuildOptions(config_path=project / "site.yaml", out=served / SUBPATH)
     return build(options, Diagnostics())
 
 
@@ -57,7 +60,6 @@ def papers_json(seeds_build: BuildResult) -> list[dict]:
 
 CHROMIUM = Path("/usr/bin/chromium")  # Debian's package (apt); never `playwright install`
 CHROMIUM_ARGS = ["--disable-gpu", "--disable-dev-shm-usage", "--disable-quic"]
-SUBPATH = "proceedings"  # the served site lives at http://127.0.0.1:PORT/proceedings/
 
 
 @pytest.fixture(scope="session")
@@ -70,17 +72,9 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
 
 
 @pytest.fixture(scope="session")
-def site_build(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
-    """The project as the repository has it (site.yaml, overrides, seeds *and* content/, which
-    seeds_build leaves out, so it has no about page), built once into `<tmp>/proceedings/`."""
-    project = tmp_path_factory.mktemp("site-project")
-    for name in ("site.yaml", "overrides.yaml"):
-        shutil.copy(REPO / name, project / name)
-    for folder in ("seeds", "content"):
-        shutil.copytree(REPO / folder, project / folder)
-    served = tmp_path_factory.mktemp("served")
-    options = BuildOptions(config_path=project / "site.yaml", out=served / SUBPATH)
-    return build(options, Diagnostics())
+def site_build(seeds_build: BuildResult) -> BuildResult:
+    """The seeds site the browser tests load from disk and serve."""
+    return seeds_build
 
 
 @pytest.fixture(scope="session")

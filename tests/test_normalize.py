@@ -10,7 +10,7 @@ from confsite.diagnostics import Diagnostics, SourceLoc
 from confsite.normalize import clean_text, join_paragraphs, make_entry
 from confsite.readers.base import RawRecord
 from confsite.readers.markdown_list import unescape_markdown
-from confsite.readers.program import looks_like_person
+from confsite.readers.program import is_prose, looks_like_person
 
 
 @pytest.mark.parametrize(
@@ -81,6 +81,22 @@ def test_join_paragraphs(paragraphs: tuple[str, ...], abstract: str | None) -> N
 )
 def test_looks_like_person(text: str, is_person: bool) -> None:
     assert looks_like_person(text) is is_person
+
+
+@pytest.mark.parametrize(
+    ("text", "prose"),
+    [
+        ("A Title of Ordinary Length About Graph Neural Networks", False),
+        ("We study things. " * 15, True),
+        ("深度学习的图神经网络研究", False),
+        ("我们研究图神经网络在大规模数据上的表示能力，并提出一种新的训练方法，"
+         "实验表明该方法在多个基准上取得了更好的结果。", True),
+    ],
+)
+def test_is_prose(text: str, prose: bool) -> None:
+    assert is_prose(text) is prose
+
+
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ missing, so each line is classified by what it looks like and where it stands, n
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -51,7 +52,11 @@ def is_author_list(text: str) -> bool:
 
 
 def is_prose(text: str) -> bool:
-    return len(text) >= 200 or len(text.split()) >= 25
+    """An abstract rather than a title: long, or many words (CJK text has no spaces between
+    words, so its wide characters count)."""
+    if len(text) >= 200 or len(text.split()) >= 25:
+        return True
+    return sum(1 for ch in text if unicodedata.east_asian_width(ch) in "WF") >= 40
 
 
 def looks_like_person(text: str) -> bool:

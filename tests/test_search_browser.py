@@ -1,0 +1,243 @@
+"""Search in a real browser: the header box, the results page, filters, keyboard, deep links,
+from disk and under a sub-path, with hostile and Unicode-heavy data."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from conftest import REPO
+from playwright.sync_api import Page, expect
+
+from confsite.diagnostics import Diagnostics
+from confsite.pipeline import BuildOptions, BuildResult, build
+
+
+def fixture_site(tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
+    project = tmp_path_factory.mktemp(name)
+    shutil.copytree(REPO / "tests" / "fixtures" / name, project / "project")
+    options = BuildOptions(project / "project" / "site.yaml", project / "site")
+    return build(options, Diagnostics()).out_dir
+
+
+@pytest.fixture(scope="module")
+def small_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return fixture_site(tmp_path_factory, "small")
+
+
+@pytest.fixture(scope="module")
+def unicode_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return fixture_site(tmp_path_factory, "unicode")
+
+
+@pytest.fixture
+def watched(page: Page) -> Page:
+    """A page that fails the test on any console error, uncaught exception or dialog."""
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(f"uncaught: {e}"))
+    page.on("dialog", lambda d: (problems.append(f"dialog: {d.message}"), d.dismiss()))
+    yield page
+    assert problems == []
+
+
+def home(site_build: BuildResult) -> str:
+    return (site_build.out_dir / "index.html").as_uri()
+
+
+def search_page(root: str, query: str = "") -> str:
+    return f"{root}search/index.html" + (f"?q={query}" if query else "")
+
+
+def preview_titles(page: Page) -> list[str]:
+    return page.locator(".search-preview .result-title").all_inner_texts()
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("mid-vision feedback", "Mid-Vision Feedback"),  # title words
+    ("maynord", "Mid-Vision Feedback"),  # an author's name
+    ("biconnectivity", "Rethinking the Expressive Power of GNNs via Graph Biconnectivity"),
+    ("Schölkopf", "On the Transfer of Disentangled Representations in Realistic Settings"),
+])
+def test_header_box_finds_papers_by_title_author_and_abstract(
+    watched: Page, site_build: BuildResult, query: str, expected: str
+) -> None:
+    watched.goto(home(site_build))
+    watched.locator("#site-search").click()
+    watched.keyboard.type(query, delay=20)
+    expect(watched.locator(".search-preview .search-result").first).to_be_visible()
+    assert expected in preview_titles(watched)
+
+
+def test_results_link_through_to_the_paper(watched: Page, site_build: BuildResult) -> None:
+    watched.goto(home(site_build))
+    watched.locator("#site-search").fill("neural tangent kernels backdoor")
+    watched.locator(".search-preview .result-title").first.click()
+    expect(watched.locator("h1")).to_have_text(
+        "Few-shot Backdoor Attacks via Neural Tangent Kernels")
+
+
+def test_slash_focuses_the_box_and_arrows_walk_the_results(
+    watched: Page, site_build: BuildResult
+) -> None:
+    watched.goto(home(site_build))
+    watched.keyboard.press("/")
+    expect(watched.locator("#site-search")).to_be_focused()
+    watched.keyboard.type("diffusion")
+    expect(watched.locator(".search-preview .search-result").first).to_be_visible()
+    watched.keyboard.press("ArrowDown")
+    expect(watched.locator(".search-preview a").first).to_be_focused()
+    watched.keyboard.press("ArrowDown")
+    expect(watched.locator(".search-preview a").nth(1)).to_be_focused()
+    watched.keyboard.press("ArrowUp")
+    watched.keyboard.press("ArrowUp")
+    expect(watched.locator("#site-search")).to_be_focused()
+
+
+def test_enter_opens_the_shareable_results_page(watched: Page, site_build: BuildResult) -> None:
+    watched.goto(home(site_build))
+    watched.locator("#site-search").fill("contrastive learning")
+    watched.keyboard.press("Enter")
+    expect(watched.locator("#search-results .search-result").first).to_be_visible()
+    assert parse_qs(urlsplit(watched.url).query)["q"] == ["contrastive learning"]
+    expect(watched.locator("#search-input")).to_have_value("contrastive learning")
+
+
+def test_deep_link_shows_count_snippets_and_highlights(
+    watched: Page, site_build: BuildResult
+) -> None:
+    watched.goto(search_page(site_build.out_dir.as_uri() + "/", "diffusion"))
+    first = watched.locator("#search-results .search-result").first
+    expect(first).to_be_visible()
+    status = watched.locator("#search-status").inner_text()
+    count = int(status.split()[0].replace(",", ""))
+    assert count > 20 and status.endswith("papers found.")
+    assert watched.locator("#search-results mark").count() > 0
+    marks = watched.locator("#search-results mark").all_inner_texts()
+    assert all("iffus" in mark.lower() for mark in marks)
+    expect(first.locator(".result-snippet")).not_to_be_empty()
+
+
+def select_starting(page: Page, select: str, prefix: str) -> None:
+    labels = page.locator(f"{select} option").all_inner_texts()
+    page.select_option(select, label=next(label for label in labels if label.startswith(prefix)))
+
+
+def result_where(page: Page) -> list[str]:
+    return page.locator("#search-results .result-where").all_inner_texts()
+
+
+def test_each_filter_narrows_the_results_and_lands_in_the_url(
+    watched: Page, site_build: BuildResult
+) -> None:
+    watched.goto(search_page(site_build.out_dir.as_uri() + "/", "learning"))
+    expect(watched.locator("#search-results .search-result").first).to_be_visible()
+    total = int(watched.locator("#search-status").inner_text().split()[0].replace(",", ""))
+
+    select_starting(watched, "#filter-collection", "ICLR 2023")
+    assert all(w.startswith("ICLR 2023") for w in result_where(watched))
+    assert parse_qs(urlsplit(watched.url).query)["collection"]
+    by_collection = int(watched.locator("#search-status").inner_text().split()[0])
+    assert 0 < by_collection < total
+
+    watched.select_option("#filter-collection", "")
+    select_starting(watched, "#filter-session", "Outstanding paper awards")
+    assert all("Outstanding paper awards" in w for w in result_where(watched))
+
+    watched.select_option("#filter-session", "")
+    watched.select_option("#filter-type", "Oral")
+    badges = watched.locator("#search-results .search-result").evaluate_all(
+        "items => items.map(i => [...i.querySelectorAll('.badge')].map(b => b.textContent))")
+    assert badges and all("Oral" in b for b in badges)
+
+    watched.select_option("#filter-type", "")
+    watched.check("#filter-award")
+    award_badges = watched.locator("#search-results .search-result").evaluate_all(
+        "items => items.map(i => [...i.querySelectorAll('.badge')].map(b => b.textContent))")
+    assert award_badges and all(
+        {"Outstanding Paper", "Honorable Mention"} & set(b) for b in award_badges)
+    assert parse_qs(urlsplit(watched.url).query)["award"] == ["1"]
+    # The filtered view is a link someone can share.
+    shared = watched.url
+    watched.goto("about:blank")
+    watched.goto(shared)
+    expect(watched.locator("#filter-award")).to_be_checked()
+
+
+@pytest.mark.parametrize("query", ["title:", "foo~", "-", "+", "*", "^2", "title:diff*",
+                                   "authors:", ":", "~~~", "a -", "graph +", "\"unclosed"])
+def test_half_typed_or_malformed_queries_never_throw(
+    watched: Page, site_build: BuildResult, query: str
+) -> None:
+    watched.goto(search_page(site_build.out_dir.as_uri() + "/"))
+    expect(watched.locator("#search-page")).not_to_have_class("search-page is-loading")
+    watched.locator("#search-input").fill(query)
+    expect(watched.locator("#search-status")).not_to_have_text("Loading search…")
+    assert watched.locator("#search-status").inner_text()
+
+
+def test_empty_state_helps(watched: Page, site_build: BuildResult) -> None:
+    watched.goto(search_page(site_build.out_dir.as_uri() + "/", "zzzqqqxxy"))
+    expect(watched.locator("#search-status")).to_contain_text("No papers match")
+    expect(watched.locator("#search-status")).to_contain_text("fewer words")
+
+
+def test_prefix_matching_while_typing(watched: Page, site_build: BuildResult) -> None:
+    watched.goto(search_page(site_build.out_dir.as_uri() + "/"))
+    watched.locator("#search-input").fill("biconnect")
+    expect(watched.locator("#search-results .result-title").first).to_contain_text(
+        "Biconnectivity")
+
+
+def test_search_works_under_a_sub_path_and_shows_loading(
+    watched: Page, site_url: str
+) -> None:
+    assert site_url.endswith("/proceedings/")
+    watched.route("**/search/index.js", lambda route: (watched.wait_for_timeout(600),
+                                                       route.continue_()))
+    watched.goto(site_url + "papers/mid-vision-feedback/index.html")
+    watched.locator("#site-search").click()
+    expect(watched.locator(".site-search .search-status")).to_have_text("Loading search…")
+    expect(watched.locator("form.site-search")).to_have_class("site-search is-loading")
+    watched.keyboard.type("graph")
+    expect(watched.locator(".search-preview .search-result").first).to_be_visible()
+    href = watched.locator(".search-preview .result-title").first.get_attribute("href")
+    assert href.startswith("../../papers/")
+    watched.locator(".search-preview .search-all").click()
+    expect(watched.locator("#search-results .search-result").first).to_be_visible()
+    assert watched.url.startswith(site_url + "search/index.html?q=graph")
+
+
+def test_hostile_strings_reach_the_page_as_text(watched: Page, small_site: Path) -> None:
+    watched.goto(search_page(small_site.as_uri() + "/", "scaling"))
+    title = watched.locator("#search-results .result-title").first
+    expect(title).to_contain_text('<script>alert("title")</script>')
+    expect(watched.locator("#search-results .result-authors").first).to_contain_text(
+        "<img src=x onerror=alert(1)>")
+    assert watched.locator("#search-results img, #search-results script").count() == 0
+    watched.locator("#search-input").fill("onerror")
+    expect(watched.locator("#search-results .result-authors").first).to_contain_text("<img")
+    assert watched.locator("#search-results img").count() == 0
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("γ", "𝜸-Scaling of 𝓛-Smooth Losses Beyond Convexity"),  # NFKC: 𝜸 is γ
+    ("𝜸", "𝜸-Scaling of 𝓛-Smooth Losses Beyond Convexity"),
+    ("finite", "𝜸-Scaling of 𝓛-Smooth Losses Beyond Convexity"),  # the ﬁ ligature
+    ("深度学习的图神经网络研究", "深度学习的图神经网络研究"),
+    ("王小明", "深度学习的图神经网络研究"),
+    ("🚀", "Rocket 🚀 Launch Models with 🤖 Agents"),
+    ("café", "Café Résumé: Decomposed Accents in Titles"),
+    ("cafe\u0301", "Café Résumé: Decomposed Accents in Titles"),  # combining accent typed
+    ("Čapek", "𝜸-Scaling of 𝓛-Smooth Losses Beyond Convexity"),
+])
+def test_unicode_heavy_index_loads_and_finds(
+    watched: Page, unicode_site: Path, query: str, expected: str
+) -> None:
+    watched.goto(search_page(unicode_site.as_uri() + "/"))
+    watched.locator("#search-input").fill(query)
+    expect(watched.locator("#search-results .search-result").first).to_be_visible()
+    titles = watched.locator("#search-results .result-title").all_inner_texts()
+    assert expected in titles

@@ -32,7 +32,13 @@ from lunr import lunr  # noqa: E402
 
 from confsite.diagnostics import Diagnostics  # noqa: E402
 from confsite.pipeline import BuildOptions, build  # noqa: E402
-from confsite.search import FIELDS, compact_index, document_store, search_document, tokenize  # noqa: E402,E501
+from confsite.search import (  # noqa: E402
+    FIELDS,
+    compact_index,
+    document_store,
+    search_document,
+    snippets,
+)
 from confsite.site import build_site  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -55,8 +61,8 @@ def compact_json(data) -> bytes:
 def measure_index(site) -> dict:
     documents = [search_document(n, paper, site) for n, paper in enumerate(site.papers)]
     started = time.perf_counter()
-    index = compact_index(tokenize(documents), len(documents))
-    store = document_store(site.papers, site)
+    index = compact_index(documents)
+    store = {**document_store(site.papers, site), "snippets": snippets(site.papers)}
     build_seconds = time.perf_counter() - started
     for document, paper in zip(documents, site.papers, strict=True):
         document["id"] = paper.id
@@ -77,10 +83,10 @@ def measure_index(site) -> dict:
     }
 
 
-# Resolves with the time from the first keystroke in the header box (the box was just focused,
+# Its `done` resolves with the time from the first keystroke in the header box (the box was just focused,
 # which is when the index starts to load) to the first results shown.
 FIRST_RESULTS_JS = """
-() => new Promise((resolve) => {
+() => ({ done: new Promise((resolve) => {
   const input = document.querySelector('#site-search');
   const panel = document.querySelector('.search-preview');
   let started = null;
@@ -92,7 +98,7 @@ FIRST_RESULTS_JS = """
     }
   });
   observer.observe(panel, {childList: true, subtree: true});
-})
+}) })
 """
 
 QUERY_TIME_JS = """
@@ -123,7 +129,7 @@ def measure_browser(site_dir: Path, runs: int = 5) -> dict:
             waiting = page.evaluate_handle(FIRST_RESULTS_JS)
             page.click("#site-search")
             page.keyboard.type(QUERIES[run % len(QUERIES)], delay=KEY_DELAY_MS)
-            first_results.append(page.evaluate("(promise) => promise", waiting))
+            first_results.append(page.evaluate("(watch) => watch.done", waiting))
             page.close()
         page = browser.new_page()
         page.goto((site_dir / "search" / "index.html").as_uri())

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
@@ -25,7 +25,7 @@ _plain = LatexNodes2Text(
 )
 
 
-@lru_cache(maxsize=20000)
+@cache  # titles and abstracts repeat across pages; TeX parsing is slow
 def plain_text(text: str | None) -> str:
     """Readable plain text for places that cannot hold markup (<title>, meta tags, BibTeX notes):
     TeX rendered to Unicode, Markdown links reduced to their text."""

@@ -30,14 +30,17 @@ SITE_CHROME = frozenset(
     }
 )
 
-# Words that turn up in titles but not in personal names; a short line made only of name-like
-# words and none of these, right after a title, is a single author rather than the next title.
+# A short line made only of name-like words, right after a title, is a single author rather
+# than the next title, unless it holds words of titles. Function words count only where a title
+# would write them (lowercase, or first): "An" and "To" are also family names ("Bo An").
+FUNCTION_WORDS = frozenset(
+    "a an the of for and or in on with via to from by is are at as not we our its".split()
+)
 TITLE_WORDS = frozenset(
-    """a an the of for and or in on with via to from by is are at as not we our its using
-    towards toward beyond without learning model models network networks neural deep data
-    graph graphs language modeling attention transformer transformers diffusion optimization
-    generative reinforcement training inference representation representations robust
-    efficient adversarial visual video image images text policy""".split()
+    """using towards toward beyond without learning model models network networks neural deep
+    data graph graphs language modeling attention transformer transformers diffusion
+    optimization generative reinforcement training inference representation representations
+    robust efficient adversarial visual video image images text policy""".split()
 )
 NAME_WORD = re.compile(r"^(?:[^\W\d_]\.)+$|^[^\W\d_][^\W\d_'’.-]*(?:['’.-][^\W\d_]+)*\.?$")
 
@@ -63,15 +66,17 @@ def looks_like_person(text: str) -> bool:
     words = text.split()
     if not 1 <= len(words) <= 5 or len(text) > 60:
         return False
-    return all(
-        NAME_WORD.match(word) and (word.lower() not in TITLE_WORDS or _is_initial(word, i))
-        for i, word in enumerate(words)
-    )
+    return all(_is_name_word(word.strip("()\"“”'"), i) for i, word in enumerate(words))
 
 
-def _is_initial(word: str, position: int) -> bool:
-    """A middle initial ("Robert A Vandermeulen"); a leading "A" is the article of a title."""
-    return position > 0 and len(word.rstrip(".")) == 1 and word[0].isupper()
+def _is_name_word(word: str, position: int) -> bool:
+    """A word of a personal name: "Xiao", "(Gary)", "A" as a middle initial, "An" as a family
+    name; not "of", not a leading "A", not "Learning"."""
+    if not NAME_WORD.match(word) or word.lower() in TITLE_WORDS:
+        return False
+    if word.lower() in FUNCTION_WORDS:
+        return position > 0 and word[0].isupper()
+    return True
 
 
 @dataclass(frozen=True)

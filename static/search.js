@@ -21,6 +21,34 @@
     });
   }
 
+  // The store comes in columns of one string each (see document_store in search.py); a
+  // document's row is put together when a result needs it.
+  const RECORD = "\x1e";
+  const UNIT = "\x1f";
+
+  function openStore(store) {
+    const column = (name) => store[name].split(RECORD);
+    const titles = column("titles"), authors = column("authors"), ids = column("ids");
+    const sessions = column("sessions"), badges = column("badges");
+    const collection = column("collection"), presentation = column("presentation");
+    const list = (text) => (text ? text.split(UNIT) : []);
+    const rows = new Map();
+    return {
+      sessions: store.sessionNames,
+      collections: store.collectionNames,
+      doc(n) {
+        let row = rows.get(n);
+        if (!row) {
+          row = [titles[n] || null, list(authors[n]), ids[n], list(sessions[n]).map(Number),
+            list(badges[n]), Number(collection[n]), presentation[n] || null,
+            store.award.charCodeAt(n) === 49 ? 1 : 0];
+          rows.set(n, row);
+        }
+        return row;
+      },
+    };
+  }
+
   function ensureIndex() {
     if (!state.loading) {
       state.loading = loadScript(root + "assets/lunr.js")
@@ -31,7 +59,7 @@
           const loaded = window.confsiteLoadIndex(data.index, lunr);
           state.index = loaded.index;
           state.hasTerm = loaded.hasTerm;
-          state.store = data.store;
+          state.store = openStore(data.store);
           delete window.confsiteSearchData;
         });
     }
@@ -41,7 +69,7 @@
   function ensureSnippets() {
     if (!state.snippetsLoading) {
       state.snippetsLoading = loadScript(root + "search/snippets.js").then(() => {
-        state.snippets = window.confsiteSearchSnippets;
+        state.snippets = window.confsiteSearchSnippets.split(RECORD);
         delete window.confsiteSearchSnippets;
       });
     }
@@ -149,7 +177,7 @@
   }
 
   function resultItem(result, terms, full) {
-    const doc = state.store.docs[Number(result.ref)];
+    const doc = state.store.doc(Number(result.ref));
     const item = el("li", "search-result");
     const link = el("a", "result-title");
     link.href = paperHref(doc);
@@ -276,7 +304,7 @@
 
     function counts(results, keysOf) {
       const tally = new Map();
-      for (const r of results) for (const key of keysOf(state.store.docs[Number(r.ref)])) tally.set(key, (tally.get(key) || 0) + 1);
+      for (const r of results) for (const key of keysOf(state.store.doc(Number(r.ref)))) tally.set(key, (tally.get(key) || 0) + 1);
       return tally;
     }
 
@@ -300,7 +328,7 @@
       fillSelect(filters.type, [...counts(results, (d) => (d[6] ? [d[6]] : []))].map(([k, n]) => [k, k, n]), chosen.type, "All types");
       filters.award.checked = chosen.award;
       const shown = results.filter((r) => {
-        const d = store.docs[Number(r.ref)];
+        const d = store.doc(Number(r.ref));
         return (!filters.collection.value || String(d[5]) === filters.collection.value)
           && (!filters.session.value || d[3].some((s) => store.sessions[s][1] === filters.session.value))
           && (!filters.type.value || d[6] === filters.type.value)

@@ -1,31 +1,36 @@
 // Loads confsite's compact search index (src/confsite/search.py) as a lunr.Index. Shared by
 // the page (search.js) and the parity test, which runs it in Node against lunr.js's own index.
 //
-// The postings are decoded into typed arrays; lunr's inverted index and field vectors are then
-// proxies that build a term's posting, or a document field's vector, the first time lunr asks
-// for it. Weights use lunr.Builder's formula and rounding, so scores equal a lunr.js build.
+// Postings arrive term-major and are decoded into typed arrays in one pass. lunr's inverted
+// index and field vectors are proxies: a term's posting is made the first time lunr asks for
+// it, and a document field's vector holds the weights of the terms made so far. lunr scores a
+// document by the dot product of its field vectors with the query vector, divided by the
+// query vector's length, so terms outside the query never change a score. Weights use
+// lunr.Builder's own formula and rounding, so scores equal those of a lunr.js build.
 "use strict";
 
 const DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
 const DIGIT_VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < DIGITS.length; i++) DIGIT_VALUE[DIGITS.charCodeAt(i)] = i;
-const DOCUMENT_END = ".".charCodeAt(0);
+const TERM_END = ".".charCodeAt(0);
 
-// One field's postings: per document, its term numbers and frequencies.
-function decodeField(text, documentCount) {
-  const starts = new Uint32Array(documentCount + 1);
-  const terms = new Uint32Array(text.length);
+// One field's postings: per term, the documents holding it and the term's frequency there;
+// also each document's field length (the sum of its frequencies), which BM25 needs.
+function decodeField(text, termCount, documentCount) {
+  const starts = new Uint32Array(termCount + 1);
+  const documents = new Uint32Array(text.length);
   const frequencies = new Uint16Array(text.length);
+  const lengths = new Float64Array(documentCount);
   let entries = 0;
-  let doc = 0;
   let term = 0;
+  let doc = 0;
   let value = 0;
   let expectFrequency = false;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code === DOCUMENT_END) {
-      starts[++doc] = entries;
-      term = 0;
+    if (code === TERM_END) {
+      starts[++term] = entries;
+      doc = 0;
       continue;
     }
     const digit = DIGIT_VALUE[code];
@@ -33,26 +38,31 @@ function decodeField(text, documentCount) {
     value = value * 32 + digit;
     if (expectFrequency) {
       frequencies[entries - 1] = value;
+      lengths[doc] += value - 1;
       expectFrequency = false;
     } else {
-      term += value >> 1;
-      terms[entries] = term;
+      doc += value >> 1;
+      documents[entries] = doc;
       frequencies[entries] = 1;
+      lengths[doc] += 1;
       entries++;
       expectFrequency = (value & 1) === 1;
     }
     value = 0;
   }
-  starts[documentCount] = entries;
-  return { starts, terms: terms.subarray(0, entries), frequencies: frequencies.subarray(0, entries) };
+  starts[termCount] = entries;
+  let total = 0;
+  for (let d = 0; d < documentCount; d++) total += lengths[d];
+  return { starts, documents, frequencies, lengths, average: total / documentCount };
 }
 
 // An object whose properties are made on first read. `isKey` says which exist; `keys` lists
 // them (lunr enumerates field vectors only for all-negative queries such as "-graph").
-function lazyTable(isKey, keys, make) {
+function lazyTable(isKey, keys, make, cacheValues) {
   const cache = new Map();
   const get = (key) => {
     if (typeof key !== "string" || !isKey(key)) return undefined;
+    if (!cacheValues) return make(key);
     let value = cache.get(key);
     if (value === undefined) { value = make(key); cache.set(key, value); }
     return value;
@@ -85,61 +95,44 @@ function confsiteLoadIndex(data, lunr) {
   const { fields, boosts, k1, b } = data;
   const documentCount = data.documents;
   const terms = data.terms ? data.terms.split(" ") : [];
-  const decoded = data.postings.map((text) => decodeField(text, documentCount));
-
-  // Per field: document lengths (sum of frequencies) and their average; per term: how many
-  // (field, document) postings hold it, which is what lunr.idf counts.
-  const lengths = decoded.map(({ starts, frequencies }) => {
-    const perDocument = new Float64Array(documentCount);
-    let total = 0;
-    for (let doc = 0; doc < documentCount; doc++) {
-      let length = 0;
-      for (let i = starts[doc]; i < starts[doc + 1]; i++) length += frequencies[i];
-      perDocument[doc] = length;
-      total += length;
-    }
-    return { perDocument, average: total / documentCount };
-  });
-  const documentsWithTerm = new Uint32Array(terms.length);
-  for (const field of decoded) for (const term of field.terms) documentsWithTerm[term]++;
-  const idf = new Float64Array(terms.length);
-  for (let t = 0; t < terms.length; t++) {
-    const x = (documentCount - documentsWithTerm[t] + 0.5) / (documentsWithTerm[t] + 0.5);
-    idf[t] = Math.log(1 + Math.abs(x));
-  }
-
-  // Term → its (field, document) postings, by counting sort over all fields.
-  const postingStarts = new Uint32Array(terms.length + 1);
-  for (let t = 0; t < terms.length; t++) postingStarts[t + 1] = postingStarts[t] + documentsWithTerm[t];
-  const postingField = new Uint8Array(postingStarts[terms.length]);
-  const postingDocument = new Uint32Array(postingStarts[terms.length]);
-  const fill = postingStarts.slice(0, terms.length);
-  decoded.forEach(({ starts }, f) => {
-    const fieldTerms = decoded[f].terms;
-    for (let doc = 0; doc < documentCount; doc++) {
-      for (let i = starts[doc]; i < starts[doc + 1]; i++) {
-        const slot = fill[fieldTerms[i]]++;
-        postingField[slot] = f;
-        postingDocument[slot] = doc;
-      }
-    }
-  });
-
   const termNumber = new Map(terms.map((term, i) => [term, i]));
+  const decoded = data.postings.map((text) => decodeField(text, terms.length, documentCount));
+
+  // lunr.idf counts the (field, document) postings of a term.
+  const idf = (t) => {
+    let documentsWithTerm = 0;
+    for (const field of decoded) documentsWithTerm += field.starts[t + 1] - field.starts[t];
+    const x = (documentCount - documentsWithTerm + 0.5) / (documentsWithTerm + 0.5);
+    return Math.log(1 + Math.abs(x));
+  };
+
+  // (field, document) → [term number, weight, ...] for every term made so far.
+  const made = decoded.map(() => new Map());
   const invertedIndex = lazyTable((term) => termNumber.has(term), () => terms, (term) => {
     const t = termNumber.get(term);
+    const termIdf = idf(t);
     const posting = { _index: t };
-    for (const field of fields) posting[field] = {};
-    for (let i = postingStarts[t]; i < postingStarts[t + 1]; i++) {
-      posting[fields[postingField[i]]][postingDocument[i]] = {};
-    }
+    decoded.forEach((field, f) => {
+      const refs = {};
+      for (let i = field.starts[t]; i < field.starts[t + 1]; i++) {
+        const doc = field.documents[i];
+        const tf = field.frequencies[i];
+        let score = termIdf * ((k1 + 1) * tf)
+          / (k1 * (1 - b + b * (field.lengths[doc] / field.average)) + tf);
+        score *= boosts[f];
+        refs[doc] = {};
+        let entries = made[f].get(doc);
+        if (!entries) made[f].set(doc, (entries = []));
+        entries.push(t, Math.round(score * 1000) / 1000);
+      }
+      posting[fields[f]] = refs;
+    });
     return posting;
-  });
+  }, true);
 
   const parseFieldRef = (fieldRef) => {
     const slash = fieldRef.indexOf("/");
-    const doc = slash > 0 ? Number(fieldRef.slice(slash + 1)) : NaN;
-    return [fields.indexOf(fieldRef.slice(0, slash)), doc];
+    return [fields.indexOf(fieldRef.slice(0, slash)), Number(fieldRef.slice(slash + 1))];
   };
   const isFieldRef = (fieldRef) => {
     const [f, doc] = parseFieldRef(fieldRef);
@@ -148,20 +141,17 @@ function confsiteLoadIndex(data, lunr) {
   };
   const allFieldRefs = () => fields.flatMap((field) =>
     Array.from({ length: documentCount }, (_, doc) => field + "/" + doc));
+  // Not cached: a later query may have made more of this document's terms.
   const fieldVectors = lazyTable(isFieldRef, allFieldRefs, (fieldRef) => {
     const [f, doc] = parseFieldRef(fieldRef);
-    const { starts, terms: fieldTerms, frequencies } = decoded[f];
-    const length = lengths[f].perDocument[doc];
-    const average = lengths[f].average;
+    const entries = made[f].get(doc) || [];
+    const order = [];
+    for (let i = 0; i < entries.length; i += 2) order.push(i);
+    order.sort((x, y) => entries[x] - entries[y]);
     const elements = [];
-    for (let i = starts[doc]; i < starts[doc + 1]; i++) {
-      const tf = frequencies[i];
-      let score = idf[fieldTerms[i]] * ((k1 + 1) * tf) / (k1 * (1 - b + b * (length / average)) + tf);
-      score *= boosts[f];
-      elements.push(fieldTerms[i], Math.round(score * 1000) / 1000);
-    }
+    for (const i of order) elements.push(entries[i], entries[i + 1]);
     return new lunr.Vector(elements);
-  });
+  }, false);
 
   const index = new lunr.Index({
     invertedIndex,

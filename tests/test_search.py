@@ -26,7 +26,7 @@ QUERIES = [
     "bengio", "Schölkopf", "title:diffusion", "authors:wang", "abstract:kernel",
     "+graph -neural", "optim*", "attension~1", "contrastive learning representations",
     "outstanding", "poster session", "ICLR 2023", "γ", "learning to reject", "language models",
-    "quaternion", "zero-shot", "a the of",
+    "quaternion", "zero-shot", "a the of", "-graph", "graph -graph",
 ]
 
 

@@ -6,14 +6,14 @@ All of that follows from the term frequencies, so we ship only:
 
 - `terms`: the vocabulary (after lunr's trimmer, stop-word filter and stemmer), in JavaScript
   (UTF-16) order, the order lunr.js requires;
-- `postings`: per field and document, the delta-encoded numbers of its terms, each followed by
-  its frequency when that is above one, packed into strings;
+- `postings`: per field and term, the delta-encoded numbers of the documents that hold it,
+  each followed by the term's frequency there when that is above one, packed into strings;
 - `store`: what a result shows (title, authors, url id, sessions, badges, snippet).
 
-`static/search-index.js` decodes this into typed arrays and gives a `lunr.Index` postings and
-field vectors that it materializes on first use, with weights from lunr.js's own builder
-formula and rounding, so ranking is exactly lunr's and loading costs little more than the
-vocabulary's token set. Indexed text is NFKC-normalized so mathematical letters and
+`static/search-index.js` decodes this into typed arrays in one pass and gives a `lunr.Index`
+postings and field vectors made when a query first needs them, with weights from lunr.js's
+own builder formula and rounding, so ranking is exactly lunr's and loading costs little more
+than the vocabulary's token set. Indexed text is NFKC-normalized so mathematical letters and
 compatibility forms (𝜸, ﬁ) match what people type.
 """
 
@@ -114,26 +114,30 @@ def encode_numbers(numbers: list[int]) -> str:
 
 def compact_index(documents: list[dict[str, str]]) -> dict[str, Any]:
     """Terms joined by spaces (lunr's tokenizer never leaves one in a term); per field, each
-    document's codes (term-number delta × 2 + [frequency > 1], then the frequency if so),
-    documents separated by '.'."""
+    term's postings (document-number delta × 2 + [frequency > 1], then the frequency if so),
+    terms separated by '.'. Term-major, so the page decodes one string per field and builds
+    the postings and vectors a query needs without any other pass."""
     counted = [[field_terms(document[field]) for field, _ in FIELDS] for document in documents]
     vocabulary = {term for fields in counted for counts in fields for term in counts}
     terms = sorted(vocabulary, key=js_order)
     number = {term: n for n, term in enumerate(terms)}
     postings: list[str] = []
     for field_number, _ in enumerate(FIELDS):
-        per_document = []
-        for fields in counted:
-            frequencies = fields[field_number]
+        by_term: list[list[tuple[int, int]]] = [[] for _ in terms]
+        for doc, fields in enumerate(counted):
+            for term, tf in fields[field_number].items():
+                by_term[number[term]].append((doc, tf))
+        segments = []
+        for entries in by_term:
             codes: list[int] = []
             previous = 0
-            for term_number, tf in sorted((number[t], tf) for t, tf in frequencies.items()):
-                codes.append((term_number - previous) * 2 + (tf > 1))
+            for doc, tf in entries:  # documents were visited in order
+                codes.append((doc - previous) * 2 + (tf > 1))
                 if tf > 1:
                     codes.append(tf)
-                previous = term_number
-            per_document.append(encode_numbers(codes))
-        postings.append(".".join(per_document))
+                previous = doc
+            segments.append(encode_numbers(codes))
+        postings.append(".".join(segments))
     return {
         "version": LUNR_VERSION,
         "fields": [field for field, _ in FIELDS],

@@ -91,6 +91,36 @@ function plainTokenSet(terms, lunr) {
   return root;
 }
 
+// The first part of a clause's token set that a plain word spells, or null when it has a
+// wildcard or edit-distance branch.
+function plainWord(tokenSet) {
+  let word = "";
+  let node = tokenSet;
+  for (;;) {
+    const edges = Object.keys(node.edges);
+    if (edges.length === 0) return node.final ? word : null;
+    if (edges.length !== 1 || edges[0] === "*" || node.final) return null;
+    word += edges[0];
+    node = node.edges[edges[0]];
+  }
+}
+
+// lunr intersects every clause with the vocabulary. For a plain word that is a lookup; only
+// wildcard and fuzzy clauses need the vocabulary's trie, which is then built once.
+function vocabularySet(terms, termNumber, lunr) {
+  let trie = null;
+  return {
+    intersect(other) {
+      const word = plainWord(other);
+      if (word !== null) {
+        return termNumber.has(word) ? lunr.TokenSet.fromString(word) : new lunr.TokenSet();
+      }
+      if (!trie) trie = plainTokenSet(terms, lunr);
+      return trie.intersect(other);
+    },
+  };
+}
+
 function confsiteLoadIndex(data, lunr) {
   const { fields, boosts, k1, b } = data;
   const documentCount = data.documents;
@@ -156,11 +186,25 @@ function confsiteLoadIndex(data, lunr) {
   const index = new lunr.Index({
     invertedIndex,
     fieldVectors,
-    tokenSet: plainTokenSet(terms, lunr),
+    tokenSet: vocabularySet(terms, termNumber, lunr),
     fields,
     pipeline: lunr.Pipeline.load(["stemmer"]),
   });
-  return { index, hasTerm: (term) => termNumber.has(term) };
+  // Terms starting with `prefix`, most widespread first: completions for the word being typed.
+  const postingCount = (t) => decoded.reduce((n, field) => n + field.starts[t + 1] - field.starts[t], 0);
+  const completions = (prefix, limit) => {
+    let low = 0;
+    let high = terms.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (terms[middle] < prefix) low = middle + 1; else high = middle;
+    }
+    const found = [];
+    for (let t = low; t < terms.length && terms[t].startsWith(prefix); t++) found.push(t);
+    found.sort((x, y) => postingCount(y) - postingCount(x) || x - y);
+    return found.slice(0, limit).map((t) => terms[t]);
+  };
+  return { index, hasTerm: (term) => termNumber.has(term), completions };
 }
 
 if (typeof module !== "undefined") module.exports = { confsiteLoadIndex };

@@ -4,7 +4,8 @@
 
 (function () {
   const root = document.documentElement.dataset.root || "";
-  const state = { index: null, hasTerm: null, store: null, snippets: null, loading: null };
+  const state = { index: null, hasTerm: null, completions: null, store: null, snippets: null, loading: null };
+  const MAX_COMPLETIONS = 60; // of the word being typed, the most widespread
   const MIN_PREFIX = 3; // shorter prefixes expand to much of the vocabulary
   const PREVIEW_COUNT = 8;
   const PAGE_SIZE = 50;
@@ -59,6 +60,7 @@
           const loaded = window.confsiteLoadIndex(data.index, lunr);
           state.index = loaded.index;
           state.hasTerm = loaded.hasTerm;
+          state.completions = loaded.completions;
           state.store = openStore(data.store);
           delete window.confsiteSearchData;
         });
@@ -106,14 +108,14 @@
           if (state.hasTerm(candidate)) shorter.push(candidate);
         }
       }
-      return { stem, prefix, shorter };
+      const longer = prefix ? state.completions(prefix, MAX_COMPLETIONS) : [];
+      return { stem, prefix, shorter, longer };
     });
     const results = state.index.query((query) => {
-      for (const { stem, prefix, shorter } of accepted) {
+      for (const { stem, prefix, shorter, longer } of accepted) {
         query.term(stem, { usePipeline: false, boost: 10 });
-        if (prefix) {
-          query.term(prefix, { usePipeline: false, wildcard: lunr.Query.wildcard.TRAILING });
-          for (const term of shorter) query.term(term, { usePipeline: false });
+        for (const term of [...shorter, ...longer]) {
+          if (term !== stem) query.term(term, { usePipeline: false });
         }
       }
     });

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 
 
@@ -18,9 +17,6 @@ class SourceLoc:
         if self.line is None:
             return self.path
         return f"{self.path}:{self.line}"
-
-    def span(self, end_line: int) -> SourceLoc:
-        return SourceLoc(self.path, self.line, end_line)
 
 
 class ConfsiteError(Exception):
@@ -59,9 +55,6 @@ class Diagnostics:
     @property
     def warnings(self) -> list[Problem]:
         return [p for p in self.problems if p.severity == "warning"]
-
-    def counts(self) -> Counter[str]:
-        return Counter(p.kind for p in self.warnings)
 
     def raise_if_strict(self) -> None:
         if self.strict and self.warnings:

@@ -143,9 +143,6 @@ class Site:
     def collection_of(self) -> dict[tuple[str | None, int | None], Collection]:
         return {(c.conference, c.year): c for c in self.collections}
 
-    def url_of(self, paper: Paper) -> str:
-        return paper_url(paper)
-
     def absolute(self, url: str) -> str | None:
         return f"{self.base_url}{url}" if self.base_url else None
 

@@ -156,6 +156,13 @@ def test_bad_overrides_fail_with_location(
     assert_clean_failure(run_build(project), where, words)
 
 
+def test_bad_base_url_option_is_a_usage_error(tmp_path: Path) -> None:
+    result = run_build(write_project(tmp_path, GOOD_TEXT.encode()), "--base-url", "example.org")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "--base-url: expected an absolute http(s) URL" in result.stderr
+    assert not (tmp_path / "_site").exists()
+
+
 def test_output_folder_that_is_not_a_site_is_refused(tmp_path: Path) -> None:
     project = write_project(tmp_path, GOOD_TEXT.encode())
     precious = project / "docs"

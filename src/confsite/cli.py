@@ -9,10 +9,18 @@ from pathlib import Path
 from typing import TextIO
 
 from . import __version__
+from .config import parse_base_url
 from .diagnostics import ConfsiteError, Diagnostics
 from .pipeline import BuildOptions, BuildResult, build
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def base_url_argument(value: str) -> str:
+    try:
+        return parse_base_url(value)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(f"{err}; got {value!r}") from None
 
 
 def add_build_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,7 +37,10 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
         help="output folder (default: 'output' in the config, _site)",
     )
     parser.add_argument(
-        "--base-url", default=None, help="absolute URL the site is served from (overrides base_url)"
+        "--base-url",
+        type=base_url_argument,
+        default=None,
+        help="absolute URL the site is served from (overrides base_url)",
     )
     parser.add_argument(
         "--strict",

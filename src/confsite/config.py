@@ -81,7 +81,8 @@ def _choice(choices: tuple[str, ...]) -> Callable[[Any], str]:
     return check
 
 
-def _base_url(value: Any) -> str:
+def parse_base_url(value: Any) -> str:
+    """An absolute http(s) URL ending in "/"; ValueError says what was expected."""
     text = _text(value)
     if not text.startswith(("http://", "https://")):
         raise ValueError(
@@ -99,7 +100,7 @@ def _relative_path(value: Any) -> str:
 
 SITE_FIELDS: dict[str, Callable[[Any], Any]] = {
     "title": _text,
-    "base_url": _optional(_base_url),
+    "base_url": _optional(parse_base_url),
     "output": _relative_path,
     "overrides": _optional(_relative_path),
     "content": _relative_path,

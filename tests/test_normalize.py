@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from confsite.authors import build_authors
 from confsite.config import SourceConfig, SourceDefaults
 from confsite.dedup import merge_entries, title_key
 from confsite.diagnostics import Diagnostics, SourceLoc
@@ -195,3 +196,25 @@ def test_untitled_ids_name_the_first_author() -> None:
     [paper] = merge_entries([entry(1, authors=("X.Y. Han", "D. Donoho"))], Diagnostics())
     assert paper.title is None
     assert paper.id.startswith("untitled-x-y-han-")
+
+
+@pytest.mark.parametrize(
+    ("spellings", "shown"),
+    [
+        (["sheng zhao", "sheng zhao", "Sheng Zhao"], "Sheng Zhao"),
+        (["Jérémie DONA", "Jérémie Donà"], "Jérémie Donà"),
+        (["CHEN CHEN", "Chen Chen"], "Chen Chen"),
+        (["Francois Fleuret", "François Fleuret"], "François Fleuret"),
+        (["Bo Dai", "Bo Dai", "Bo DAI"], "Bo Dai"),
+    ],
+)
+def test_author_index_merges_spellings_and_shows_the_best(spellings: list[str], shown: str) -> None:
+    papers = merge_entries(
+        [entry(n * 10, title=f"Paper {n}", authors=(name,)) for n, name in enumerate(spellings)],
+        Diagnostics(),
+    )
+    diagnostics = Diagnostics()
+    [author] = build_authors(tuple(papers), diagnostics)
+    assert author.name == shown
+    assert len(author.paper_ids) == len(spellings)
+    assert [p.kind for p in diagnostics.problems] == ["author-merge"]

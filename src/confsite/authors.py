@@ -1,8 +1,8 @@
 """The author index: one author per name once case, spacing, punctuation and accents are set aside.
 
 Spellings that differ only in those ways ("Klaus R Muller", "Klaus R. Müller") are merged and
-the merge is reported; the shown name is the most common spelling, preferring one with accents
-and mixed case when counts tie.
+the merge is reported; the shown name is the most common of the properly cased spellings,
+preferring one with accents when counts tie.
 """
 
 from __future__ import annotations
@@ -34,13 +34,19 @@ def name_key(name: str) -> str:
 def _preferred(spellings: Counter[str], first_seen: list[str]) -> str:
     def rank(spelling: str) -> tuple:
         return (
+            _miscased_words(spelling),  # "CHEN CHEN", "sheng zhao", "Jérémie DONA" lose
             -spellings[spelling],
-            spelling.isupper() or spelling.islower(),  # prefer mixed case
             spelling.isascii(),  # prefer the accented spelling
             first_seen.index(spelling),
         )
 
     return min(spellings, key=rank)
+
+
+def _miscased_words(name: str) -> int:
+    """Words in capitals, or a name all in lower case: how scrapes mangle names."""
+    shouted = sum(1 for word in name.split() if len(word) > 1 and word.isupper())
+    return shouted + (1 if name.islower() else 0)
 
 
 def build_authors(papers: tuple[Paper, ...], diagnostics: Diagnostics) -> tuple[Author, ...]:

@@ -14,6 +14,11 @@ from .diagnostics import ConfsiteError, Diagnostics
 from .pipeline import BuildOptions, BuildResult, build
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+NOTE_LABELS = {
+    "repeat": "exact repeats merged",
+    "author-merge": "author spellings merged",
+    "slug": "slug collisions resolved",
+}
 
 
 def base_url_argument(value: str) -> str:
@@ -102,6 +107,13 @@ def print_summary(result: BuildResult, stream: TextIO) -> None:
         f"{len(result.diagnostics.warnings):>9}",
         file=stream,
     )
+    if not all(read.detected for read in result.sources):
+        print("* format set in the config rather than detected", file=stream)
+    notes = Counter(p.kind for p in result.diagnostics.problems if p.severity == "info")
+    if notes:
+        listed = ", ".join(f"{NOTE_LABELS.get(kind, kind)} {count}" for kind, count in
+                           sorted(notes.items()))
+        print(f"notes: {listed} (-v lists them)", file=stream)
     phases = ", ".join(
         f"{name} {seconds * 1000:.0f} ms" for name, seconds in result.timings.items()
     )

@@ -70,12 +70,14 @@ def generate(count: int, seed: int = 2024) -> list[SyntheticPaper]:
         if key in seen:
             continue
         seen.add(key)
-        papers.append(SyntheticPaper(
-            title=title,
-            authors=tuple(rng.sample(authors, rng.randint(1, 8))),
-            abstract=" ".join(rng.sample(sentences, rng.randint(4, 10))),
-            kind=rng.choices(("Poster", "Spotlight", "Oral"), weights=(80, 15, 5))[0],
-        ))
+        papers.append(
+            SyntheticPaper(
+                title=title,
+                authors=tuple(rng.sample(authors, rng.randint(1, 8))),
+                abstract=" ".join(rng.sample(sentences, rng.randint(4, 10))),
+                kind=rng.choices(("Poster", "Spotlight", "Oral"), weights=(80, 15, 5))[0],
+            )
+        )
     return papers
 
 
@@ -85,11 +87,25 @@ def render_dump(papers: list[SyntheticPaper], form: str, session: str) -> str:
         lines += [session, ""]
         for p in papers:
             tier = {"Poster": "poster accept", "Spotlight": "top 25% paper", "Oral": "top 5% paper"}
-            lines += [f"In-Person Poster presentation / {tier[p.kind]}", p.title, "",
-                      " · ".join(p.authors), "", p.abstract, ""]
+            lines += [
+                f"In-Person Poster presentation / {tier[p.kind]}",
+                p.title,
+                "",
+                " · ".join(p.authors),
+                "",
+                p.abstract,
+                "",
+            ]
     elif form == "session-2024":
-        lines += ["Skip to yearly menu bar Skip to main content", "", session, "", "Hall A",
-                  "Chat is not available.", ""]
+        lines += [
+            "Skip to yearly menu bar Skip to main content",
+            "",
+            session,
+            "",
+            "Hall A",
+            "Chat is not available.",
+            "",
+        ]
         for p in papers:
             if p.kind == "Spotlight":
                 lines.append("Spotlight Poster")
@@ -97,8 +113,14 @@ def render_dump(papers: list[SyntheticPaper], form: str, session: str) -> str:
     else:
         for p in papers:
             title = p.title.replace("$", "\\$").replace("_", "\\_")
-            lines += ["", f"## [{title}](#)", "", "- " + ", ".join(p.authors),
-                      f"- abstract@[open-review\\({p.kind}\\)](#): {p.abstract}", ""]
+            lines += [
+                "",
+                f"## [{title}](#)",
+                "",
+                "- " + ", ".join(p.authors),
+                f"- abstract@[open-review\\({p.kind}\\)](#): {p.abstract}",
+                "",
+            ]
     return "\n".join(lines) + "\n"
 
 
@@ -117,11 +139,15 @@ def write_corpus(count: int, folder: Path, seed: int = 2024) -> Path:
         name = f"{number:04d}-{conference.lower()}-{year}.txt"
         chunk = papers[start : start + SESSION_SIZE]
         (dumps / name).write_text(render_dump(chunk, form, session), encoding="utf-8")
-        sources.append(f"  - path: dumps/{name}\n    format: {form}\n    conference: "
-                       f"{conference}\n    year: {year}\n    session: {session}\n")
+        sources.append(
+            f"  - path: dumps/{name}\n    format: {form}\n    conference: "
+            f"{conference}\n    year: {year}\n    session: {session}\n"
+        )
     config = folder / "site.yaml"
-    config.write_text(f"title: Synthetic proceedings ({count} papers)\nsources:\n"
-                      + "".join(sources), encoding="utf-8")
+    config.write_text(
+        f"title: Synthetic proceedings ({count} papers)\nsources:\n" + "".join(sources),
+        encoding="utf-8",
+    )
     return config
 
 

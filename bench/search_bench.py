@@ -44,10 +44,28 @@ from confsite.site import build_site  # noqa: E402
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--disable-gpu", "--disable-dev-shm-usage", "--disable-quic"]
 KEY_DELAY_MS = 60  # a brisk typist
-QUERIES = ["graph", "diffusion models", "reinforcement learning", "transformer", "kernel",
-           "wang", "optimization", "contrastive", "language model", "robust", "attention",
-           "generalization bounds", "neural networks", "sparse", "federated", "image",
-           "bayesian", "adversarial", "policy gradient", "benchmark"]
+QUERIES = [
+    "graph",
+    "diffusion models",
+    "reinforcement learning",
+    "transformer",
+    "kernel",
+    "wang",
+    "optimization",
+    "contrastive",
+    "language model",
+    "robust",
+    "attention",
+    "generalization bounds",
+    "neural networks",
+    "sparse",
+    "federated",
+    "image",
+    "bayesian",
+    "adversarial",
+    "policy gradient",
+    "benchmark",
+]
 
 
 def gz(data: bytes) -> int:
@@ -67,21 +85,26 @@ def measure_index(site) -> dict:
     for document, paper in zip(documents, site.papers, strict=True):
         document["id"] = paper.id
     started = time.perf_counter()
-    default = lunr(ref="id", fields=[{"field_name": f, "boost": b} for f, b in FIELDS],
-                   documents=documents)
+    default = lunr(
+        ref="id", fields=[{"field_name": f, "boost": b} for f, b in FIELDS], documents=documents
+    )
     default_seconds = time.perf_counter() - started
     default_bytes = json.dumps(default.serialize()).encode()
-    numbered = lunr(ref="ref", fields=[{"field_name": f, "boost": b} for f, b in FIELDS],
-                    documents=documents)
+    numbered = lunr(
+        ref="ref", fields=[{"field_name": f, "boost": b} for f, b in FIELDS], documents=documents
+    )
     numbered_bytes = json.dumps(numbered.serialize()).encode()
     index_bytes, store_bytes = compact_json(index), compact_json(store)
     return {
         "papers": len(site.papers),
         "index_build_s": round(build_seconds, 2),
         "lunr_default_build_s": round(default_seconds, 2),
-        "index_bytes": len(index_bytes), "index_gz": gz(index_bytes),
-        "store_bytes": len(store_bytes), "store_gz": gz(store_bytes),
-        "lunr_default_bytes": len(default_bytes), "lunr_default_gz": gz(default_bytes),
+        "index_bytes": len(index_bytes),
+        "index_gz": gz(index_bytes),
+        "store_bytes": len(store_bytes),
+        "store_gz": gz(store_bytes),
+        "lunr_default_bytes": len(default_bytes),
+        "lunr_default_gz": gz(default_bytes),
         "ratio_gz": round((gz(index_bytes) + gz(store_bytes)) / gz(default_bytes), 3),
         "lunr_numbered_gz": gz(numbered_bytes),
         "ratio_numbered_gz": round((gz(index_bytes) + gz(store_bytes)) / gz(numbered_bytes), 3),
@@ -160,17 +183,40 @@ def run(name: str, config: Path, workdir: Path) -> dict:
 
 
 def print_table(rows: list[dict]) -> None:
-    header = ("corpus", "papers", "index build s", "index gz KB", "store gz KB",
-              "lunr default gz KB", "ratio", "lunr numbered refs gz KB", "ratio",
-              "first results ms", "query ms")
+    header = (
+        "corpus",
+        "papers",
+        "index build s",
+        "index gz KB",
+        "store gz KB",
+        "lunr default gz KB",
+        "ratio",
+        "lunr numbered refs gz KB",
+        "ratio",
+        "first results ms",
+        "query ms",
+    )
     print(" | ".join(header))
     print(" | ".join("---" for _ in header))
     for r in rows:
-        print(" | ".join(str(v) for v in (
-            r["corpus"], r["papers"], r["index_build_s"], round(r["index_gz"] / 1024),
-            round(r["store_gz"] / 1024), round(r["lunr_default_gz"] / 1024),
-            f"{r['ratio_gz']:.0%}", round(r["lunr_numbered_gz"] / 1024),
-            f"{r['ratio_numbered_gz']:.0%}", r["first_results_ms"], r["query_median_ms"])))
+        print(
+            " | ".join(
+                str(v)
+                for v in (
+                    r["corpus"],
+                    r["papers"],
+                    r["index_build_s"],
+                    round(r["index_gz"] / 1024),
+                    round(r["store_gz"] / 1024),
+                    round(r["lunr_default_gz"] / 1024),
+                    f"{r['ratio_gz']:.0%}",
+                    round(r["lunr_numbered_gz"] / 1024),
+                    f"{r['ratio_numbered_gz']:.0%}",
+                    r["first_results_ms"],
+                    r["query_median_ms"],
+                )
+            )
+        )
 
 
 def main() -> None:

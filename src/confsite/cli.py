@@ -111,8 +111,9 @@ def print_summary(result: BuildResult, stream: TextIO) -> None:
         print("* format set in the config rather than detected", file=stream)
     notes = Counter(p.kind for p in result.diagnostics.problems if p.severity == "info")
     if notes:
-        listed = ", ".join(f"{NOTE_LABELS.get(kind, kind)} {count}" for kind, count in
-                           sorted(notes.items()))
+        listed = ", ".join(
+            f"{NOTE_LABELS.get(kind, kind)} {count}" for kind, count in sorted(notes.items())
+        )
         print(f"notes: {listed} (-v lists them)", file=stream)
     phases = ", ".join(
         f"{name} {seconds * 1000:.0f} ms" for name, seconds in result.timings.items()

@@ -36,8 +36,11 @@ def lunr_js() -> bytes:
     try:
         return LUNR_JS.read_bytes()
     except FileNotFoundError:
-        raise ConfsiteError(str(LUNR_JS), "lunr.js is missing: run `npm ci` in the confsite "
-                            "folder (it installs the pinned lunr package)") from None
+        raise ConfsiteError(
+            str(LUNR_JS),
+            "lunr.js is missing: run `npm ci` in the confsite "
+            "folder (it installs the pinned lunr package)",
+        ) from None
 
 
 @pass_context

@@ -56,6 +56,8 @@ MATHML_ATTRIBUTES = frozenset(
     largeop symmetric width height depth linethickness scriptlevel displaystyle notation
     form align""".split()
 )
+
+
 def _mathml_is_safe(mathml: str) -> bool:
     soup = BeautifulSoup(mathml, "html.parser")
     for tag in soup.find_all(True):
@@ -129,8 +131,13 @@ def render_rich_line(text: str) -> Markup:
     parts: list[Markup] = []
     position = 0
     for match in MATH.finditer(text):
-        tex = (match["display"] or match["doubled"] or match["inline"] or match["paren"]
-               or match["bracket"])
+        tex = (
+            match["display"]
+            or match["doubled"]
+            or match["inline"]
+            or match["paren"]
+            or match["bracket"]
+        )
         if not tex or not tex.strip():
             continue
         parts.append(_render_inline(text[position : match.start()]))

@@ -175,15 +175,15 @@ def document_store(papers: tuple[Paper, ...], site: Site) -> dict[str, Any]:
         "titles": column(plain_text(p.title) if p.title else "" for p in papers),
         "authors": column(UNIT.join(p.authors) for p in papers),
         "ids": column(p.id for p in papers),
-        "sessions": column(UNIT.join(str(session_number[s]) for s in p.sessions)
-                           for p in papers),
+        "sessions": column(UNIT.join(str(session_number[s]) for s in p.sessions) for p in papers),
         "badges": column(UNIT.join(badge_list(p)) for p in papers),
         "collection": column(str(collection_number[(p.conference, p.year)]) for p in papers),
         "presentation": column(p.presentation or "" for p in papers),
         "award": "".join("1" if p.awards else "0" for p in papers),
-        "sessionNames": [[g.label, g.slug, collection_number[(g.session.conference,
-                                                              g.session.year)]]
-                         for g in sessions],
+        "sessionNames": [
+            [g.label, g.slug, collection_number[(g.session.conference, g.session.year)]]
+            for g in sessions
+        ],
         "collectionNames": [c.label for c in collections],
     }
 

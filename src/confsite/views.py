@@ -16,6 +16,7 @@ from markupsafe import Markup
 from .authors import Author, index_letter, name_key
 from .citation import bibtex_entry
 from .content import ContentPage
+from .records import Paper
 from .richtext import render_abstract, render_rich_line
 from .site import Collection, SessionGroup, Site, author_url, collection_label, paper_url
 from .texplain import plain_text
@@ -86,7 +87,7 @@ class Views:
             for name in names
         ]
 
-    def badges(self, paper) -> list[dict[str, str]]:
+    def badges(self, paper: Paper) -> list[dict[str, str]]:
         badges = []
         if paper.presentation:
             badges.append({"label": paper.presentation, "kind": "presentation"})
@@ -97,7 +98,7 @@ class Views:
             badges.append({"label": paper.attendance.capitalize(), "kind": "attendance"})
         return badges
 
-    def card(self, paper) -> dict[str, Any]:
+    def card(self, paper: Paper) -> dict[str, Any]:
         """What a paper listing shows of a paper; built once per paper."""
         cached = self._cards.get(paper.id)
         if cached is None:
@@ -119,8 +120,13 @@ class Views:
 
     def pages(self) -> list[Page]:
         site = self.site
-        pages = [self.home(), self.all_papers(), self.authors_index(), self.not_found(),
-                 self.search()]
+        pages = [
+            self.home(),
+            self.all_papers(),
+            self.authors_index(),
+            self.not_found(),
+            self.search(),
+        ]
         pages += [self.collection(c) for c in site.collections]
         pages += [self.session(g) for g in site.sessions]
         pages += [self.paper(p) for p in site.papers]
@@ -210,7 +216,7 @@ class Views:
         )
         return Page(path, "session.html", context)
 
-    def neighbours(self, paper) -> list[dict[str, Any]]:
+    def neighbours(self, paper: Paper) -> list[dict[str, Any]]:
         result = []
         for session in paper.sessions:
             group = self.site.session_by_key[session]
@@ -229,7 +235,7 @@ class Views:
             )
         return result
 
-    def paper(self, paper) -> Page:
+    def paper(self, paper: Paper) -> Page:
         site = self.site
         url = paper_url(paper)
         path = f"{url}index.html"
@@ -257,7 +263,9 @@ class Views:
         )
         return Page(path, "paper.html", context)
 
-    def paper_meta(self, paper, card, description: str) -> list[tuple[str, str, str]]:
+    def paper_meta(
+        self, paper: Paper, card: dict[str, Any], description: str
+    ) -> list[tuple[str, str, str]]:
         """(attribute, name, content) triples for Highwire citation_* and OpenGraph tags."""
         meta: list[tuple[str, str, str]] = []
         if paper.title:
@@ -288,7 +296,7 @@ class Views:
             meta.append(("property", "og:url", absolute))
         return meta
 
-    def json_ld(self, paper, description: str) -> dict[str, Any]:
+    def json_ld(self, paper: Paper, description: str) -> dict[str, Any]:
         data: dict[str, Any] = {
             "@context": "https://schema.org",
             "@type": "ScholarlyArticle",

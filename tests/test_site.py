@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import posixpath
 import shutil
 from collections import defaultdict
 from pathlib import Path, PurePosixPath
-from urllib.parse import unquote, urlsplit
 
 import pytest
 from bs4 import BeautifulSoup
@@ -75,40 +73,6 @@ def test_sessions_keep_the_dump_order(site: Path) -> None:
                           "Mid-Vision Feedback",
                           "Markup-to-Image Diffusion Models with Scheduled Sampling"]
     assert len(titles) == 135
-
-
-def internal_links(page: BeautifulSoup):
-    """Every href/src that points inside the site (no scheme, not protocol-relative)."""
-    for tag in page.find_all(["a", "link", "script", "img", "source"]):
-        url = tag.get("href") if tag.name in ("a", "link") else tag.get("src")
-        if url is None:
-            continue
-        parts = urlsplit(url)
-        if parts.scheme or parts.netloc or url.startswith("//"):
-            continue
-        yield url, unquote(parts.path), parts.fragment
-
-
-def test_every_internal_link_resolves(site: Path) -> None:
-    files = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
-    pages = sorted(name for name in files if name.endswith(".html"))
-    assert len(pages) > 6000
-    ids: dict[str, set[str]] = {}
-    fragments: list[tuple[str, str, str]] = []
-    broken = []
-    for name in pages:
-        page = soup_of(site / name)
-        ids[name] = {tag["id"] for tag in page.find_all(id=True)}
-        for url, path, fragment in internal_links(page):
-            target = posixpath.normpath(posixpath.join(posixpath.dirname(name), path)) if path \
-                else name
-            if target.startswith("../") or target not in files:
-                broken.append(f"{name}: {url}")
-            elif fragment:
-                fragments.append((name, target, fragment))
-    broken += [f"{name}: #{fragment} not in {target}" for name, target, fragment in fragments
-               if fragment not in ids.get(target, set())]
-    assert broken == []
 
 
 def test_page_counts_per_type(site: Path, papers_json: list[dict]) -> None:

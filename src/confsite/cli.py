@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TextIO
 
 from . import __version__
+from .check import check_site
 from .config import parse_base_url
 from .diagnostics import ConfsiteError, Diagnostics
 from .pipeline import BuildOptions, BuildResult, build
@@ -70,6 +71,11 @@ def make_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     build_parser = commands.add_parser("build", help="build the site described by site.yaml")
     add_build_arguments(build_parser)
+    check_parser = commands.add_parser(
+        "check", help="verify a built site: links, assets, paper pages, search index"
+    )
+    check_parser.add_argument("dir", nargs="?", type=Path, default=Path("_site"),
+                              help="the built site (default: _site)")
     return parser
 
 
@@ -141,10 +147,24 @@ def run_build(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def run_check(args: argparse.Namespace) -> int:
+    report = check_site(args.dir)
+    for problem in report.problems:
+        print(f"{args.dir}/{problem}", file=sys.stderr)
+    for note in report.notes:
+        print(f"note: {note}", file=sys.stderr)
+    verdict = "ok" if not report.problems else f"{len(report.problems)} problems"
+    print(f"checked {report.pages} pages and {report.links:,} internal links in {args.dir}: "
+          f"{verdict}")
+    return EXIT_FAILED if report.problems else EXIT_OK
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = make_parser()
     args = parser.parse_args(argv)
     if args.command == "build":
         return run_build(args)
+    if args.command == "check":
+        return run_check(args)
     parser.error(f"unknown command {args.command!r}")
     return EXIT_USAGE

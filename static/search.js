@@ -165,10 +165,11 @@
 
   function highlighted(text, terms) {
     const fragment = document.createDocumentFragment();
+    const prefixes = [...terms].filter((t) => t.length > 2);
     for (const part of text.split(/([\p{L}\p{N}_]+)/u)) {
       const lower = part.toLowerCase();
       const stem = part && /[\p{L}\p{N}]/u.test(part) ? stemOf(lower) : "";
-      const hit = stem && [...terms].some((t) => t === stem || (t.length > 2 && lower.startsWith(t)));
+      const hit = stem && (terms.has(stem) || prefixes.some((t) => lower.startsWith(t)));
       fragment.appendChild(hit ? el("mark", null, part) : document.createTextNode(part));
     }
     return fragment;

@@ -7,15 +7,13 @@ preferring one with accents when counts tie.
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from dataclasses import dataclass
-
-from slugify import slugify
 
 from .dedup import text_key
 from .diagnostics import Diagnostics
 from .records import Paper
+from .slugs import unique_slugs
 
 
 @dataclass(frozen=True)
@@ -66,7 +64,7 @@ def build_authors(papers: tuple[Paper, ...], diagnostics: Diagnostics) -> tuple[
                 ids.append(paper.id)
             locs.setdefault((key, name), paper.loc)
     names = {key: _preferred(spellings[key], order[key]) for key in spellings}
-    slugs = _unique_slugs(names)
+    slugs = unique_slugs(names, "author", 60)
     authors = []
     for key, name in names.items():
         variants = tuple(sorted(spellings[key]))
@@ -77,19 +75,6 @@ def build_authors(papers: tuple[Paper, ...], diagnostics: Diagnostics) -> tuple[
             )
         authors.append(Author(key, slugs[key], name, variants, tuple(paper_ids[key])))
     return tuple(sorted(authors, key=lambda a: (sort_key(a.name), a.slug)))
-
-
-def _unique_slugs(names: dict[str, str]) -> dict[str, str]:
-    """Slug of the shown name; names whose slugs collide get a hash of their key appended."""
-    base = {
-        key: slugify(name, max_length=60, word_boundary=True) or "author"
-        for key, name in names.items()
-    }
-    counts = Counter(base.values())
-    return {
-        key: slug if counts[slug] == 1 else f"{slug}-{hashlib.sha256(key.encode()).hexdigest()[:6]}"
-        for key, slug in base.items()
-    }
 
 
 def sort_key(name: str) -> tuple[str, str]:

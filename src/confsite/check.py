@@ -97,8 +97,9 @@ def check_papers(site: Path, report: CheckReport) -> list[dict]:
         return []
     for paper in papers:
         if not (site / paper["url"] / "index.html").is_file():
-            report.problems.append(f"papers.json: paper {paper['id']!r} has no page at "
-                                   f"{paper['url']}")
+            report.problems.append(
+                f"papers.json: paper {paper['id']!r} has no page at {paper['url']}"
+            )
     return papers
 
 
@@ -107,16 +108,21 @@ def check_search(site: Path, papers: list[dict], report: CheckReport) -> None:
     if node is None:
         report.notes.append("search index not checked: Node is not installed")
         return
-    run = subprocess.run([node, "-e", SEARCH_CHECK_JS, str(site.resolve())],
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [node, "-e", SEARCH_CHECK_JS, str(site.resolve())],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     if run.returncode != 0:
         last = (run.stderr.strip().splitlines() or ["no message"])[-1]
         report.problems.append(f"search/index.js: does not load in lunr.js ({last})")
         return
     result = json.loads(run.stdout)
     if result["documents"] != len(papers):
-        report.problems.append(f"search/index.js: indexes {result['documents']} papers, "
-                               f"papers.json has {len(papers)}")
+        report.problems.append(
+            f"search/index.js: indexes {result['documents']} papers, papers.json has {len(papers)}"
+        )
     elif papers and result["hits"] == 0:
         report.problems.append("search/index.js: a term of its own vocabulary finds nothing")
 

@@ -74,8 +74,9 @@ def make_parser() -> argparse.ArgumentParser:
     check_parser = commands.add_parser(
         "check", help="verify a built site: links, assets, paper pages, search index"
     )
-    check_parser.add_argument("dir", nargs="?", type=Path, default=Path("_site"),
-                              help="the built site (default: _site)")
+    check_parser.add_argument(
+        "dir", nargs="?", type=Path, default=Path("_site"), help="the built site (default: _site)"
+    )
     return parser
 
 
@@ -154,8 +155,9 @@ def run_check(args: argparse.Namespace) -> int:
     for note in report.notes:
         print(f"note: {note}", file=sys.stderr)
     verdict = "ok" if not report.problems else f"{len(report.problems)} problems"
-    print(f"checked {report.pages} pages and {report.links:,} internal links in {args.dir}: "
-          f"{verdict}")
+    print(
+        f"checked {report.pages} pages and {report.links:,} internal links in {args.dir}: {verdict}"
+    )
     return EXIT_FAILED if report.problems else EXIT_OK
 
 

@@ -7,7 +7,6 @@ and joins a titled paper whose abstract it shares.
 
 from __future__ import annotations
 
-import hashlib
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import fields
@@ -16,6 +15,7 @@ from slugify import slugify
 
 from .diagnostics import Diagnostics
 from .records import Entry, Paper, Session
+from .slugs import digest
 from .texplain import plain_text
 
 MAX_SLUG_LENGTH = 80
@@ -40,6 +40,7 @@ def authors_key(authors: tuple[str, ...]) -> tuple[str, ...]:
 
 
 GroupKey = tuple[str, ...]
+KEY_SEPARATOR = "\x1f"  # joins a group key's parts for hashing
 
 
 def group_key(entry: Entry) -> GroupKey:
@@ -165,10 +166,6 @@ def merge_group(paper_id: str, entries: list[Entry], diagnostics: Diagnostics) -
     )
 
 
-def _digest(key: GroupKey) -> str:
-    return hashlib.sha256("\x1f".join(key).encode("utf-8")).hexdigest()[:6]
-
-
 def base_slug(entries: list[Entry]) -> str:
     title = next((e.title for e in entries if e.title), None)
     slug = ""
@@ -194,7 +191,7 @@ def assign_ids(
     for slug, keys in claimed.items():
         for key in keys:
             collides = len(keys) > 1 or key[0] == "untitled"
-            ids[key] = f"{slug}-{_digest(key)}" if collides else slug
+            ids[key] = f"{slug}-{digest(KEY_SEPARATOR.join(key))}" if collides else slug
         if len(keys) > 1:
             where = ", ".join(str(groups[key][0].loc) for key in keys)
             diagnostics.info(

@@ -33,7 +33,7 @@ from lunr.trimmer import full_re as TRIM
 
 from .records import Paper
 from .site import Site, collection_label
-from .texplain import plain_text
+from .texplain import plain_text, shorten
 
 LUNR_VERSION = "2.3.9"
 SEPARATOR = re.compile(f"[{re.escape(SEPARATOR_CHARS)}]+")
@@ -200,13 +200,7 @@ def script_payload(name: str, data: Any) -> bytes:
 def snippets(papers: tuple[Paper, ...]) -> str:
     """The start of each abstract, shown under results on the search page only, so the header
     box's instant results never wait for them."""
-    result = []
-    for paper in papers:
-        text = plain_text(paper.abstract)
-        if len(text) > SNIPPET_LENGTH:
-            text = text[:SNIPPET_LENGTH].rsplit(" ", 1)[0] + "…"
-        result.append(text)
-    return RECORD.join(result)
+    return RECORD.join(shorten(plain_text(p.abstract), SNIPPET_LENGTH) for p in papers)
 
 
 def search_files(site: Site) -> dict[str, bytes]:

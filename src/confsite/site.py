@@ -6,12 +6,8 @@ relative to the site root (`papers/<id>/`); the renderer turns them into relativ
 
 from __future__ import annotations
 
-import hashlib
-from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
-
-from slugify import slugify
 
 from .authors import Author, build_authors
 from .config import SiteConfig
@@ -19,6 +15,7 @@ from .content import ContentPage
 from .diagnostics import Diagnostics
 from .records import Paper, Session
 from .related import related_papers
+from .slugs import unique_slugs
 
 OTHER_COLLECTION = "Other papers"
 
@@ -67,27 +64,13 @@ def _collection_sort_key(key: tuple[str | None, int | None]) -> tuple:
     return (conference is None, conference or "", -(year or 0))
 
 
-def _unique_slugs(labels: dict, prefix: str = "") -> dict:
-    base = {
-        key: slugify(label, max_length=80, word_boundary=True) or prefix or "page"
-        for key, label in labels.items()
-    }
-    counts = Counter(base.values())
-    return {
-        key: slug
-        if counts[slug] == 1
-        else f"{slug}-{hashlib.sha256(repr(key).encode()).hexdigest()[:6]}"
-        for key, slug in base.items()
-    }
-
-
 def _session_groups(papers: tuple[Paper, ...]) -> list[SessionGroup]:
     members: dict[Session, list[tuple[tuple[int, int], str, Paper]]] = {}
     for paper in papers:
         for session, order in zip(paper.sessions, paper.session_order, strict=True):
             members.setdefault(session, []).append((order, paper.id, paper))
     labels = {s: f"{collection_label(s.conference, s.year)} {s.name}" for s in members}
-    slugs = _unique_slugs(labels, "session")
+    slugs = unique_slugs(labels, "session", 80)
     groups = [
         SessionGroup(session, slugs[session], tuple(p for _, _, p in sorted(entries)))
         for session, entries in members.items()
@@ -101,7 +84,7 @@ def _collections(papers: tuple[Paper, ...], groups: list[SessionGroup]) -> tuple
         (g.session.conference, g.session.year) for g in groups
     }
     labels = {key: collection_label(*key) for key in keys}
-    slugs = _unique_slugs(labels, "collection")
+    slugs = unique_slugs(labels, "collection", 80)
     collections = []
     for key in sorted(keys, key=_collection_sort_key):
         sessions = tuple(g for g in groups if (g.session.conference, g.session.year) == key)

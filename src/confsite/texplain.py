@@ -40,3 +40,11 @@ def plain_text(text: str | None) -> str:
     except Exception:  # pylatexenc is tolerant; fall back to the raw text if it is not
         rendered = text
     return " ".join(rendered.split())
+
+
+def shorten(text: str, limit: int) -> str:
+    """At most `limit` characters, cut at a word boundary, with an ellipsis when cut."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0]
+    return cut.rstrip(",;:.") + "…"

@@ -19,10 +19,9 @@ from .content import ContentPage
 from .records import Paper
 from .richtext import render_abstract, render_rich_line
 from .site import Collection, SessionGroup, Site, author_url, collection_label, paper_url
-from .texplain import plain_text
+from .texplain import plain_text, shorten
 
 UNTITLED = "Untitled paper"
-SNIPPET_LENGTH = 220
 
 
 @dataclass(frozen=True)
@@ -36,13 +35,6 @@ class Page:
 
 def root_for(path: str) -> str:
     return "../" * path.count("/")
-
-
-def shorten(text: str, limit: int) -> str:
-    if len(text) <= limit:
-        return text
-    cut = text[:limit].rsplit(" ", 1)[0]
-    return cut.rstrip(",;:.") + "…"
 
 
 def json_for_script(data: Any) -> Markup:

@@ -1,0 +1,31 @@
+"""URL slugs that are unique within a site and stable across rebuilds."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Hashable
+from typing import TypeVar
+
+from slugify import slugify
+
+K = TypeVar("K", bound=Hashable)
+
+
+def digest(text: str) -> str:
+    """A short, stable hash: the suffix that tells colliding slugs apart."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:6]
+
+
+def unique_slugs(labels: dict[K, str], fallback: str, max_length: int) -> dict[K, str]:
+    """Slug of each label; labels whose slugs collide all get a hash of their key appended, so
+    a slug never depends on the order of the others."""
+    base = {
+        key: slugify(label, max_length=max_length, word_boundary=True) or fallback
+        for key, label in labels.items()
+    }
+    counts = Counter(base.values())
+    return {
+        key: slug if counts[slug] == 1 else f"{slug}-{digest(repr(key))}"
+        for key, slug in base.items()
+    }

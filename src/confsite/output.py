@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from .diagnostics import ConfsiteError
+from .progress import SILENT, Progress
 
 SITE_MARKER = "papers.json"  # every confsite build has it; a folder without it is not ours
 
@@ -81,21 +82,24 @@ def _exchange(a: Path, b: Path) -> bool:
     return result == 0
 
 
-def _write_tree(staging: Path, tree: OutputTree) -> None:
+def _write_tree(staging: Path, tree: OutputTree, progress: Progress) -> None:
+    progress.start("write", len(tree))
     for output in tree.files():
         target = staging / output.path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(output.data)
+        progress.advance()
+    progress.finish()
 
 
-def write_site(out_dir: Path, tree: OutputTree) -> None:
+def write_site(out_dir: Path, tree: OutputTree, progress: Progress = SILENT) -> None:
     out_dir = out_dir.absolute()
     staging = out_dir.with_name(f".{out_dir.name}.staging-{os.getpid()}")
     try:
         out_dir.parent.mkdir(parents=True, exist_ok=True)
         shutil.rmtree(staging, ignore_errors=True)
         staging.mkdir()
-        _write_tree(staging, tree)
+        _write_tree(staging, tree, progress)
         if out_dir.exists() and _exchange(staging, out_dir):
             shutil.rmtree(staging)
             return

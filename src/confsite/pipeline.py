@@ -17,6 +17,7 @@ from .diagnostics import ConfsiteError, Diagnostics
 from .normalize import make_entry
 from .output import check_output_dir, write_site
 from .overrides import apply_overrides, load_overrides
+from .progress import SILENT, Progress
 from .records import Paper
 from .render import render_site
 from .site import build_site
@@ -105,7 +106,9 @@ def load_papers(
     return reads, papers
 
 
-def build(options: BuildOptions, diagnostics: Diagnostics) -> BuildResult:
+def build(
+    options: BuildOptions, diagnostics: Diagnostics, progress: Progress = SILENT
+) -> BuildResult:
     timer = _Timer()
     config = load_config(options.config_path, diagnostics)
     out_dir = options.out if options.out is not None else config.resolve(config.output)
@@ -118,9 +121,9 @@ def build(options: BuildOptions, diagnostics: Diagnostics) -> BuildResult:
     content = load_content_pages(config.resolve(config.content), config.content)
     site = build_site(config, papers, content, options.base_url or config.base_url, diagnostics)
     timer.lap("site")
-    tree = render_site(site)
+    tree = render_site(site, progress)
     timer.lap("render")
-    write_site(out_dir, tree)
+    write_site(out_dir, tree, progress)
     timer.lap("write")
     return BuildResult(
         config, out_dir, reads, papers, diagnostics, len(tree), tree.total_bytes, timer.timings

@@ -21,6 +21,7 @@ from .citation import bibtex_entry
 from .diagnostics import ConfsiteError
 from .export import papers_json
 from .output import OutputTree
+from .progress import SILENT, Progress
 from .search import search_files
 from .site import Site, paper_url
 from .views import Views
@@ -139,7 +140,7 @@ def sitemap(site: Site, paths: list[str]) -> bytes:
     ).encode()
 
 
-def render_site(site: Site) -> OutputTree:
+def render_site(site: Site, progress: Progress = SILENT) -> OutputTree:
     theme_dir = site.config.resolve(site.config.theme_dir) if site.config.theme_dir else None
     if theme_dir is not None and not theme_dir.is_dir():
         raise ConfsiteError(
@@ -148,9 +149,12 @@ def render_site(site: Site) -> OutputTree:
     environment = make_environment(theme_dir)
     tree = OutputTree()
     pages = Views(site).pages()
+    progress.start("render", len(pages))
     for page in pages:
         html = environment.get_template(page.template).render(page.context)
         tree.add(page.path, html.encode())
+        progress.advance()
+    progress.finish()
     for name, data in static_files(theme_dir).items():
         tree.add(f"assets/{name}", data)
     tree.add("assets/lunr.js", lunr_js())

@@ -13,17 +13,8 @@ from bs4 import BeautifulSoup, Tag
 from latex2mathml.converter import convert as latex_to_mathml
 from markupsafe import Markup, escape
 
-# Inline math follows pandoc's rule: no space just inside the dollars, no digit just after the
-# closing one, so a stray "$" in scraped prose does not turn the sentences after it into math.
-MATH = re.compile(
-    r"(?<!\\)\$\$(?P<display>[^$]+?)(?<!\\)\$\$"
-    # "$$x$": an inline formula whose opening dollar the scrape doubled
-    r"|(?<![\\$])\$\$(?P<doubled>[^$\s](?:[^$]*?[^$\s\\])?)\$(?![$\d])"
-    r"|(?<![\\$])\$(?P<inline>[^$\s](?:[^$]*?[^$\s\\])?)\$(?![$\d])"
-    r"|\\\((?P<paren>.+?)\\\)"
-    r"|\\\[(?P<bracket>.+?)\\\]",
-    re.DOTALL,
-)
+from .texplain import MATH
+
 TEXT_MACROS = {
     "textit": "em",
     "emph": "em",

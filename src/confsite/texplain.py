@@ -8,6 +8,35 @@ from functools import cache
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
 TEX_MARKUP = re.compile(r"[\\$]")
+# Inline math follows pandoc's rule: no space just inside the dollars, no digit just after the
+# closing one, so a stray "$" in scraped prose does not turn the sentences after it into math.
+MATH = re.compile(
+    r"(?<!\\)\$\$(?P<display>[^$]+?)(?<!\\)\$\$"
+    # "$$x$": an inline formula whose opening dollar the scrape doubled
+    r"|(?<![\\$])\$\$(?P<doubled>[^$\s](?:[^$]*?[^$\s\\])?)\$(?![$\d])"
+    r"|(?<![\\$])\$(?P<inline>[^$\s](?:[^$]*?[^$\s\\])?)\$(?![$\d])"
+    r"|\\\((?P<paren>.+?)\\\)"
+    r"|\\\[(?P<bracket>.+?)\\\]",
+    re.DOTALL,
+)
+# The stretches of a text that need the TeX parser: math, a macro with its arguments, a group.
+# Everything between them is plain prose, passed through as is. Parsing only these stretches
+# (each cached) instead of whole abstracts made TeX the cheap part of a build.
+TEX_SPAN = re.compile(
+    MATH.pattern
+    + r"|\\[A-Za-z]+\*?(?:\s*(?:\[[^\]]*\]|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}))*"
+    + r"|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}"  # a group: {\it x}, {P}rototypes
+    + r"|\\[\"'^`~=.](?:\{[^{}]*\}|[A-Za-z])"  # an accent on a letter
+    + r"|\\.",  # an escaped character
+    re.DOTALL,
+)
+TEX_LIGATURES = (
+    ("---", "\u2014"),
+    ("--", "\u2013"),
+    ("``", "\u201c"),
+    ("''", "\u201d"),
+    ("~", " "),
+)
 MARKDOWN_LINK = re.compile(r"\[([^\[\]]+)\]\((?:[^()\s]+)\)")
 UNESCAPED_PERCENT = re.compile(r"(?<!\\)%")
 
@@ -34,12 +63,19 @@ def plain_text(text: str | None) -> str:
     text = MARKDOWN_LINK.sub(r"\1", text)
     if not TEX_MARKUP.search(text):  # most text has no TeX: skip the (slow) TeX parser
         return " ".join(text.split())
+    rendered = TEX_SPAN.sub(lambda match: _tex_to_text(match.group()), text)
+    for ligature, character in TEX_LIGATURES:
+        rendered = rendered.replace(ligature, character)
+    return " ".join(rendered.split())
+
+
+@cache
+def _tex_to_text(tex: str) -> str:
     try:
         # In scraped prose "%" is a percent sign, not the start of a TeX comment.
-        rendered = _plain.latex_to_text(UNESCAPED_PERCENT.sub(r"\\%", text))
-    except Exception:  # pylatexenc is tolerant; fall back to the raw text if it is not
-        rendered = text
-    return " ".join(rendered.split())
+        return _plain.latex_to_text(UNESCAPED_PERCENT.sub(r"\\%", tex))
+    except Exception:  # pylatexenc is tolerant; keep the raw text if it is not
+        return tex
 
 
 def shorten(text: str, limit: int) -> str:

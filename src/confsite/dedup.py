@@ -7,6 +7,7 @@ and joins a titled paper whose abstract it shares.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import fields
@@ -22,12 +23,23 @@ MAX_SLUG_LENGTH = 80
 ABSTRACT_KEY_LENGTH = 400
 
 
+NOT_ALNUM = re.compile(r"[\W_]+")  # \w is exactly str.isalnum() plus "_"
+
+
 def text_key(text: str | None) -> str:
     """Letters and digits only, casefolded, accents removed: the comparison form of a text."""
     if not text:
         return ""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(ch for ch in decomposed if ch.isalnum())
+    return NOT_ALNUM.sub("", unicodedata.normalize("NFKD", text.casefold()))
+
+
+def abstract_key(abstract: str | None) -> str:
+    """The start of an abstract's text key. The key is computed character by character, so
+    a prefix of the abstract gives a prefix of the key; long abstracts are cut first."""
+    head = text_key((abstract or "")[: 4 * ABSTRACT_KEY_LENGTH])
+    if len(head) < ABSTRACT_KEY_LENGTH:
+        head = text_key(abstract)
+    return head[:ABSTRACT_KEY_LENGTH]
 
 
 def title_key(title: str) -> str:
@@ -46,7 +58,7 @@ KEY_SEPARATOR = "\x1f"  # joins a group key's parts for hashing
 def group_key(entry: Entry) -> GroupKey:
     if entry.title:
         return ("title", title_key(entry.title))
-    return ("untitled", *authors_key(entry.authors), text_key(entry.abstract)[:ABSTRACT_KEY_LENGTH])
+    return ("untitled", *authors_key(entry.authors), abstract_key(entry.abstract))
 
 
 def group_entries(entries: Iterable[Entry]) -> dict[GroupKey, list[Entry]]:
@@ -57,7 +69,7 @@ def group_entries(entries: Iterable[Entry]) -> dict[GroupKey, list[Entry]]:
     for key, members in groups.items():
         if key[0] == "title":
             for entry in members:
-                by_abstract.setdefault(text_key(entry.abstract)[:ABSTRACT_KEY_LENGTH], key)
+                by_abstract.setdefault(abstract_key(entry.abstract), key)
     by_abstract.pop("", None)
     for key in [key for key in groups if key[0] == "untitled"]:
         titled = by_abstract.get(key[-1])

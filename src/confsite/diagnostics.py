@@ -27,6 +27,9 @@ class ConfsiteError(Exception):
         self.message = message
         super().__init__(f"{self.loc}: {message}")
 
+    def __reduce__(self):  # so an error raised in a worker process arrives whole
+        return (ConfsiteError, (self.loc, self.message))
+
 
 @dataclass(frozen=True)
 class Problem:

@@ -1,53 +1,31 @@
-"""Write the output tree atomically: everything goes to a staging folder, then replaces the site.
+"""Write a build into a staging folder, then swap it in for the site in one step.
 
-A failed or killed build therefore leaves the previous site as it was. On Linux the swap is one
-`renameat2(RENAME_EXCHANGE)` call; elsewhere two renames.
+A failed or killed build therefore leaves the previous site as it was. Files whose content is
+unchanged since the last build are hard links to the previous site's files, so they keep their
+inode and modification time and a sync-based deploy uploads nothing for them. On Linux the
+swap is one `renameat2(RENAME_EXCHANGE)` call; elsewhere two renames.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
+import errno
+import fcntl
+import glob
+import hashlib
 import os
 import shutil
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from .diagnostics import ConfsiteError
-from .progress import SILENT, Progress
+from .manifest import FileEntry, Manifest
 
 SITE_MARKER = "papers.json"  # every confsite build has it; a folder without it is not ours
-
-
-@dataclass(frozen=True)
-class OutputFile:
-    path: str  # relative POSIX path inside the site
-    data: bytes
-
-
-class OutputTree:
-    """The files of one build, keyed by path; writing a path twice is a bug, not a last-wins."""
-
-    def __init__(self) -> None:
-        self._files: dict[str, OutputFile] = {}
-
-    def add(self, path: str, data: bytes) -> None:
-        pure = PurePosixPath(path)
-        if pure.is_absolute() or ".." in pure.parts or not pure.parts or path != str(pure):
-            raise RuntimeError(f"internal error: unsafe output path {path!r}")
-        if path in self._files:
-            raise RuntimeError(f"internal error: {path!r} would be written twice")
-        self._files[path] = OutputFile(path, data)
-
-    def files(self) -> list[OutputFile]:
-        return [self._files[path] for path in sorted(self._files)]
-
-    def __len__(self) -> int:
-        return len(self._files)
-
-    @property
-    def total_bytes(self) -> int:
-        return sum(len(f.data) for f in self._files.values())
 
 
 def check_output_dir(out_dir: Path, protected: list[Path]) -> None:
@@ -68,6 +46,108 @@ def check_output_dir(out_dir: Path, protected: list[Path]) -> None:
             )
 
 
+def check_output_path(path: str) -> None:
+    pure = PurePosixPath(path)
+    if pure.is_absolute() or ".." in pure.parts or not pure.parts or path != str(pure):
+        raise RuntimeError(f"internal error: unsafe output path {path!r}")
+
+
+def content_digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+@dataclass(frozen=True)
+class SiteFolders:
+    """The site folder and its siblings: the staging folder and replaced sites."""
+
+    out_dir: Path
+
+    @property
+    def staging(self) -> Path:
+        return self.out_dir.with_name(f".{self.out_dir.name}.staging")
+
+    def retired(self) -> Path:
+        """A fresh name for the site a build replaces, until it is deleted."""
+        return self.out_dir.with_name(f".{self.out_dir.name}.old-{os.getpid()}-{time.time_ns()}")
+
+    def leftovers(self) -> list[Path]:
+        """Staging and replaced sites of earlier builds that were killed or are being deleted."""
+        return sorted(
+            path
+            for path in self.out_dir.parent.glob(f".{glob.escape(self.out_dir.name)}.*")
+            if path.is_dir() and (path == self.staging or path.name.startswith(self.old_prefix))
+        )
+
+    @property
+    def old_prefix(self) -> str:
+        return f".{self.out_dir.name}.old-"
+
+
+def file_is_intact(out_dir: Path, path: str, entry: FileEntry) -> bool:
+    """The file is still the one the manifest describes (same size, mtime and inode)."""
+    try:
+        stat = os.stat(out_dir / path)
+    except OSError:
+        return False
+    return (stat.st_size, stat.st_mtime_ns, stat.st_ino) == (
+        entry.size,
+        entry.mtime_ns,
+        entry.inode,
+    )
+
+
+def site_is_intact(out_dir: Path, manifest: Manifest) -> bool:
+    return bool(manifest.files) and all(
+        file_is_intact(out_dir, path, entry) for path, entry in manifest.files.items()
+    )
+
+
+class StagingWriter:
+    """Puts files into the staging folder, linking unchanged ones from the current site.
+
+    Safe to use from forked worker processes: each file is written by exactly one process,
+    and the entries each process returns are merged by the parent."""
+
+    def __init__(self, folders: SiteFolders, previous: Manifest) -> None:
+        self.folders = folders
+        self.previous = previous
+
+    def reusable(self, path: str, key: str) -> FileEntry | None:
+        """The current site's file for `path`, if it was made from the same `key` and is
+        still as that build left it."""
+        entry = self.previous.files.get(path)
+        if entry is None or entry.key != key or not self._intact(path, entry):
+            return None
+        return entry
+
+    def link(self, path: str, entry: FileEntry) -> FileEntry:
+        target = self._target(path)
+        os.link(self.folders.out_dir / path, target)
+        return entry
+
+    def put(self, path: str, data: bytes, key: str = "") -> FileEntry:
+        """Stage `data` at `path`; when the current site has identical bytes there, link them."""
+        digest = content_digest(data)
+        entry = self.previous.files.get(path)
+        if entry is not None and entry.digest == digest and self._intact(path, entry):
+            self.link(path, entry)
+            return FileEntry(digest, entry.size, entry.mtime_ns, entry.inode, key)
+        target = self._target(path)
+        with open(target, "wb", buffering=0) as stream:
+            stream.write(data)
+            stat = os.fstat(stream.fileno())
+        return FileEntry(digest, stat.st_size, stat.st_mtime_ns, stat.st_ino, key)
+
+    def _target(self, path: str) -> Path:
+        check_output_path(path)
+        target = self.folders.staging / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return target
+
+    def _intact(self, path: str, entry: FileEntry) -> bool:
+        return file_is_intact(self.folders.out_dir, path, entry)
+
+
 def _exchange(a: Path, b: Path) -> bool:
     """Atomically swap two paths (Linux renameat2). False where the call is unavailable."""
     libc_name = ctypes.util.find_library("c")
@@ -82,35 +162,96 @@ def _exchange(a: Path, b: Path) -> bool:
     return result == 0
 
 
-def _write_tree(staging: Path, tree: OutputTree, progress: Progress) -> None:
-    progress.start("write", len(tree))
-    for output in tree.files():
-        target = staging / output.path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(output.data)
-        progress.advance()
-    progress.finish()
+def _swap_in(folders: SiteFolders) -> Path | None:
+    """Put the staged site in place; returns where the replaced site now is, if any."""
+    out_dir, staging = folders.out_dir, folders.staging
+    if not out_dir.exists():
+        os.rename(staging, out_dir)
+        return None
+    retired = folders.retired()
+    if _exchange(staging, out_dir):
+        os.rename(staging, retired)
+    else:
+        os.rename(out_dir, retired)
+        os.rename(staging, out_dir)
+    return retired
 
 
-def write_site(out_dir: Path, tree: OutputTree, progress: Progress = SILENT) -> None:
-    out_dir = out_dir.absolute()
-    staging = out_dir.with_name(f".{out_dir.name}.staging-{os.getpid()}")
+def _clear_leftovers(folders: SiteFolders) -> None:
+    """A killed build leaves its staging folder or the site it replaced; neither is the site."""
+    for leftover in folders.leftovers():
+        shutil.rmtree(leftover, ignore_errors=True)
+    if folders.staging.exists():
+        shutil.rmtree(folders.staging)
+
+
+def remove_in_background(folder: Path) -> None:
+    """Delete a replaced site from a detached process. Unlinking tens of thousands of entries
+    takes seconds on some disks, and the build is done once the new site is in place; a folder
+    left by an interrupted deletion is cleared by the next build."""
+    if not hasattr(os, "fork"):
+        shutil.rmtree(folder, ignore_errors=True)
+        return
+    child = os.fork()
+    if child:
+        os.waitpid(child, 0)
+        return
+    try:  # the child forks again so the deleting process is not left for us to reap
+        if os.fork() == 0:
+            os.setsid()
+            devnull = os.open(os.devnull, os.O_RDWR)
+            for stream in (0, 1, 2):  # release the caller's pipes at once
+                os.dup2(devnull, stream)
+            os.closerange(3, 1024)
+            shutil.rmtree(folder, ignore_errors=True)
+    finally:
+        os._exit(0)
+
+
+@contextlib.contextmanager
+def build_lock(path: Path) -> Iterator[None]:
+    """One build at a time per output folder. The lock file lives in the project's cache, so
+    nothing but the site appears beside the output folder; without a writable cache, no lock."""
     try:
-        out_dir.parent.mkdir(parents=True, exist_ok=True)
-        shutil.rmtree(staging, ignore_errors=True)
-        staging.mkdir()
-        _write_tree(staging, tree, progress)
-        if out_dir.exists() and _exchange(staging, out_dir):
-            shutil.rmtree(staging)
-            return
-        if out_dir.exists():
-            previous = out_dir.with_name(f".{out_dir.name}.previous-{os.getpid()}")
-            os.rename(out_dir, previous)
-            os.rename(staging, out_dir)
-            shutil.rmtree(previous)
-        else:
-            os.rename(staging, out_dir)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        stream = open(path, "a")  # noqa: SIM115 - held for the whole build
+    except OSError:
+        yield
+        return
+    with stream:
+        try:
+            fcntl.flock(stream, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ConfsiteError(
+                str(path), "another build is writing the same output folder; try again when it ends"
+            ) from None
+        yield
+
+
+@contextlib.contextmanager
+def staged_site(out_dir: Path, previous: Manifest) -> Iterator[StagingWriter]:
+    """Stage a build: yields a writer; on normal exit the staged folder replaces `out_dir`,
+    on any error it is removed and `out_dir` stays as it was."""
+    folders = SiteFolders(out_dir.absolute())
+    try:
+        folders.out_dir.parent.mkdir(parents=True, exist_ok=True)
+        _clear_leftovers(folders)
+        folders.staging.mkdir()
+        try:
+            yield StagingWriter(folders, previous)
+            retired = _swap_in(folders)
+        except BaseException:
+            shutil.rmtree(folders.staging, ignore_errors=True)
+            raise
     except OSError as err:
-        shutil.rmtree(staging, ignore_errors=True)
-        where = err.filename or out_dir
-        raise ConfsiteError(str(where), f"cannot write the site: {err.strerror}") from None
+        raise _write_error(err, out_dir) from None
+    if retired is not None:
+        remove_in_background(retired)
+
+
+def _write_error(err: OSError, out_dir: Path) -> ConfsiteError:
+    where = err.filename or out_dir
+    reason = err.strerror or str(err)
+    if err.errno == errno.ENOSPC:
+        reason = "no space left on the device; the previous site is unchanged"
+    return ConfsiteError(str(where), f"cannot write the site: {reason}")

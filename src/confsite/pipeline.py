@@ -6,20 +6,25 @@ half-written site.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import os
+import pickle
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import SiteConfig, load_config
-from .content import load_content_pages
+from .content import ContentPage, load_content_pages
 from .dedup import merge_entries
 from .diagnostics import ConfsiteError, Diagnostics
+from .manifest import Manifest, load_manifest, manifest_path, save_manifest
 from .normalize import make_entry
-from .output import check_output_dir, write_site
+from .output import build_lock, check_output_dir, site_is_intact, staged_site
 from .overrides import apply_overrides, load_overrides
 from .progress import SILENT, Progress
 from .records import Paper
-from .render import render_site
+from .render import build_fingerprint, render_site, theme_folder
 from .site import build_site
 from .sources import SourceRead, read_source
 
@@ -32,6 +37,7 @@ class BuildOptions:
     out: Path | None = None
     base_url: str | None = None
     strict: bool = False
+    jobs: int | None = None  # worker processes for rendering; None: one per CPU core
 
 
 @dataclass
@@ -41,20 +47,36 @@ class BuildResult:
     sources: list[SourceRead]
     papers: list[Paper]
     diagnostics: Diagnostics
-    files_written: int = 0
-    bytes_written: int = 0
-    timings: dict[str, float] = field(default_factory=dict)
+    files_written: int = 0  # files in the site
+    bytes_written: int = 0  # their total size
+    files_changed: int = 0  # files whose content differs from the previous build's
+    pages: int = 0
+    pages_rendered: int = 0  # pages rendered anew; the rest were unchanged and reused
+    authors: int = 0
+    up_to_date: bool = False  # nothing changed since the last build; the site was not touched
+    timings: dict[str, float] = field(default_factory=dict)  # wall seconds per phase
+    cpu_timings: dict[str, float] = field(default_factory=dict)  # CPU seconds, all processes
 
 
 class _Timer:
     def __init__(self) -> None:
         self.timings: dict[str, float] = {}
+        self.cpu_timings: dict[str, float] = {}
         self._start = time.perf_counter()
+        self._cpu_start = time.process_time()
 
-    def lap(self, phase: str) -> None:
-        now = time.perf_counter()
+    def lap(self, phase: str, worker_cpu: float = 0.0) -> None:
+        now, cpu_now = time.perf_counter(), time.process_time()
         self.timings[phase] = now - self._start
-        self._start = now
+        self.cpu_timings[phase] = cpu_now - self._cpu_start + worker_cpu
+        self._start, self._cpu_start = now, cpu_now
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def _overrides_path(config: SiteConfig) -> tuple[Path, str] | None:
@@ -87,10 +109,14 @@ def report_gaps(papers: list[Paper], reads: list[SourceRead], diagnostics: Diagn
             diagnostics.warn("no-abstract", paper.loc, f"paper {paper.id!r} has no abstract")
 
 
-def load_papers(
-    config: SiteConfig, diagnostics: Diagnostics
-) -> tuple[list[SourceRead], list[Paper]]:
-    reads = [read_source(config, source) for source in config.sources]
+def read_sources(config: SiteConfig) -> list[SourceRead]:
+    return [read_source(config, source) for source in config.sources]
+
+
+def merge_sources(
+    config: SiteConfig, reads: list[SourceRead], diagnostics: Diagnostics
+) -> list[Paper]:
+    """Normalize every record, merge duplicates, apply overrides, report what is missing."""
     entries = [
         make_entry(record, read.config, index)
         for index, read in enumerate(reads)
@@ -103,7 +129,29 @@ def load_papers(
         if document is not None:
             papers = apply_overrides(document, papers)
     report_gaps(papers, reads, diagnostics)
-    return reads, papers
+    return papers
+
+
+def load_papers(
+    config: SiteConfig, diagnostics: Diagnostics
+) -> tuple[list[SourceRead], list[Paper]]:
+    reads = read_sources(config)
+    return reads, merge_sources(config, reads, diagnostics)
+
+
+def model_digest(
+    fingerprint: bytes,
+    config: SiteConfig,
+    base_url: str | None,
+    papers: list[Paper],
+    content: tuple[ContentPage, ...],
+) -> str:
+    """Everything the output depends on: code and templates (`fingerprint`), the config, the
+    papers and the content pages. Equal digests mean an identical site. Where the project
+    lies does not count: no absolute path reaches the output."""
+    located = dataclasses.replace(config, config_path="", root=Path())
+    data = pickle.dumps((located, base_url, papers, content), 5)
+    return hashlib.blake2b(data, key=fingerprint[:64], digest_size=16).hexdigest()
 
 
 def build(
@@ -115,16 +163,47 @@ def build(
     protected = [config.root / source.path for source in config.sources] + [options.config_path]
     check_output_dir(out_dir, [*protected, config.root])
     timer.lap("config")
-    reads, papers = load_papers(config, diagnostics)
+    reads = read_sources(config)
     timer.lap("read")
+    papers = merge_sources(config, reads, diagnostics)
+    timer.lap("normalize")
     diagnostics.raise_if_strict()
     content = load_content_pages(config.resolve(config.content), config.content)
-    site = build_site(config, papers, content, options.base_url or config.base_url, diagnostics)
-    timer.lap("site")
-    tree = render_site(site, progress)
-    timer.lap("render")
-    write_site(out_dir, tree, progress)
-    timer.lap("write")
-    return BuildResult(
-        config, out_dir, reads, papers, diagnostics, len(tree), tree.total_bytes, timer.timings
+    base_url = options.base_url or config.base_url
+    fingerprint = build_fingerprint(theme_folder(config))
+    result = BuildResult(config, out_dir, reads, papers, diagnostics)
+    cache = manifest_path(config.root, out_dir)
+    previous = load_manifest(cache)
+    model = model_digest(fingerprint, config, base_url, papers, content)
+    if previous.model == model and site_is_intact(out_dir, previous):
+        site = build_site(config, papers, content, base_url, diagnostics, related=False)
+        result.up_to_date, result.authors = True, len(site.authors)
+        _count(result, previous, previous)
+        timer.lap("site")
+    else:
+        jobs = options.jobs or default_jobs()
+        site = build_site(config, papers, content, base_url, diagnostics, threads=jobs)
+        result.authors = len(site.authors)
+        timer.lap("site")
+        with build_lock(cache.with_suffix(".lock")), staged_site(out_dir, previous) as writer:
+            rendered = render_site(site, writer, fingerprint, progress, jobs)
+            timer.lap("render", sum(rendered.cpu_seconds.values()))
+        current = Manifest(model, rendered.files)
+        save_manifest(cache, current)
+        result.pages, result.pages_rendered = rendered.pages, rendered.pages_rendered
+        _count(result, current, previous)
+        timer.lap("write")
+    result.timings, result.cpu_timings = timer.timings, timer.cpu_timings
+    return result
+
+
+def _count(result: BuildResult, current: Manifest, previous: Manifest) -> None:
+    result.files_written = len(current.files)
+    result.bytes_written = sum(entry.size for entry in current.files.values())
+    result.files_changed = sum(
+        1
+        for path, entry in current.files.items()
+        if path not in previous.files or previous.files[path].inode != entry.inode
     )
+    if result.up_to_date:
+        result.pages = sum(1 for path in current.files if path.endswith(".html"))

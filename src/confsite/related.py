@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
+from sparse_dot_topn import sp_matmul_topn
 
 from .records import Paper
 
 RELATED_COUNT = 5
 MIN_SIMILARITY = 0.08
-BLOCK_ROWS = 2000  # rows of the similarity matrix held in memory at once
+# Candidates asked of the top-n product beyond the ones kept: self, plus room for ties at the
+# cut, which are then broken by id rather than by the order the product found them in.
+EXTRA_CANDIDATES = 5
 
 
-def related_papers(papers: tuple[Paper, ...]) -> dict[str, tuple[str, ...]]:
+def related_papers(papers: tuple[Paper, ...], threads: int = 1) -> dict[str, tuple[str, ...]]:
     if len(papers) < 2:
         return {paper.id: () for paper in papers}
     texts = [f"{p.title or ''} {p.title or ''} {p.abstract or ''}" for p in papers]
@@ -24,21 +27,27 @@ def related_papers(papers: tuple[Paper, ...]) -> dict[str, tuple[str, ...]]:
         stop_words="english", sublinear_tf=True, min_df=1, dtype=np.float64
     )
     try:
-        matrix = vectorizer.fit_transform(texts)
+        matrix = vectorizer.fit_transform(texts).tocsr()
     except ValueError:  # every text empty or stop words only
         return {paper.id: () for paper in papers}
+    # Only the best few per row are ever materialised, so memory stays linear in the papers.
+    nearest = sp_matmul_topn(
+        matrix,
+        matrix.T.tocsr(),
+        top_n=RELATED_COUNT + EXTRA_CANDIDATES,
+        threshold=MIN_SIMILARITY,
+        n_threads=threads,
+    )
     ids = [paper.id for paper in papers]
-    rank_of = np.argsort(np.array(ids, dtype=object))  # id order, for tie-breaking
-    id_rank = np.empty(len(ids), dtype=np.int64)
-    id_rank[rank_of] = np.arange(len(ids))
     result: dict[str, tuple[str, ...]] = {}
-    for start in range(0, len(papers), BLOCK_ROWS):
-        block = (matrix[start : start + BLOCK_ROWS] @ matrix.T).toarray()
-        for offset, row in enumerate(block):
-            index = start + offset
-            row[index] = 0.0
-            scores = np.round(row, 9)
-            candidates = np.nonzero(scores >= MIN_SIMILARITY)[0]
-            order = sorted(candidates, key=lambda j: (-scores[j], id_rank[j]))
-            result[ids[index]] = tuple(ids[j] for j in order[:RELATED_COUNT])
+    for row, paper_id in enumerate(ids):
+        start, end = nearest.indptr[row], nearest.indptr[row + 1]
+        scored = [
+            (-round(float(score), 9), ids[column])
+            for column, score in zip(
+                nearest.indices[start:end], nearest.data[start:end], strict=True
+            )
+            if column != row and round(float(score), 9) >= MIN_SIMILARITY
+        ]
+        result[paper_id] = tuple(other for _, other in sorted(scored)[:RELATED_COUNT])
     return result

@@ -23,7 +23,7 @@ import json
 import re
 import unicodedata
 from collections import Counter
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from lunr.stemmer import porter_stemmer
@@ -48,25 +48,23 @@ FIELDS: tuple[tuple[str, int], ...] = (
 )
 
 
-@lru_cache(maxsize=200_000)
-def _stem(word: str) -> str:
-    return porter_stemmer.stem(word)
+@cache  # a corpus has far fewer distinct words than words
+def _term(word: str) -> str | None:
+    """The index term lunr's pipeline makes of a word: trimmed, stop words dropped, stemmed."""
+    trimmed = TRIM.match(word)
+    if trimmed is not None:
+        word = trimmed.group(1)
+    return None if word in STOP_WORDS else porter_stemmer.stem(word)
 
 
 def field_terms(text: str) -> Counter[str]:
     """Term frequencies of one field, exactly as lunr.py's builder counts them: its separators,
     trimmer pattern, stop-word list and Porter stemmer, without its per-character tokenizer and
     per-token objects, which dominated the build (see README, performance)."""
-    counts: Counter[str] = Counter()
-    for word in SEPARATOR.split(text.lower()):
-        if not word:
-            continue
-        trimmed = TRIM.match(word)
-        if trimmed is not None:
-            word = trimmed.group(1)
-        if word not in STOP_WORDS:
-            counts[_stem(word)] += 1
-    return counts
+    terms = map(_term, filter(None, SEPARATOR.split(text.lower())))
+    counts = Counter(terms)
+    counts.pop(None, None)
+    return counts  # type: ignore[return-value]
 
 
 def index_text(text: str | None) -> str:
@@ -94,22 +92,22 @@ def js_order(term: str) -> bytes:
 DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
 
 
+@lru_cache(maxsize=100_000)
+def _encode_number(number: int) -> str:
+    chunks = []
+    while True:
+        chunks.append(number & 31)
+        number >>= 5
+        if not number:
+            break
+    return "".join(DIGITS[32 + chunk] for chunk in reversed(chunks[1:])) + DIGITS[chunks[0]]
+
+
 def encode_numbers(numbers: list[int]) -> str:
     """Non-negative integers as a string: 5 bits a character, the last character of a number
     from the first half of DIGITS, earlier ones from the second. A JavaScript engine parses
     one long string far faster than the equivalent array literal."""
-    out: list[str] = []
-    for number in numbers:
-        chunks = []
-        while True:
-            chunks.append(number & 31)
-            number >>= 5
-            if not number:
-                break
-        for chunk in reversed(chunks[1:]):
-            out.append(DIGITS[32 + chunk])
-        out.append(DIGITS[chunks[0]])
-    return "".join(out)
+    return "".join(map(_encode_number, numbers))
 
 
 def compact_index(documents: list[dict[str, str]]) -> dict[str, Any]:

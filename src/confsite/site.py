@@ -145,7 +145,11 @@ def build_site(
     content_pages: tuple[ContentPage, ...],
     base_url: str | None,
     diagnostics: Diagnostics,
+    related: bool = True,
+    threads: int = 1,
 ) -> Site:
+    """The site model. `related=False` skips the related-papers search (the costliest part),
+    for callers that only need to know what the site would hold."""
     ordered = tuple(sorted(papers, key=lambda p: p.id))
     groups = _session_groups(ordered)
     return Site(
@@ -154,7 +158,7 @@ def build_site(
         collections=_collections(ordered, groups),
         sessions=tuple(groups),
         authors=build_authors(ordered, diagnostics),
-        related=related_papers(ordered),
+        related=related_papers(ordered, threads) if related else {},
         content_pages=content_pages,
         base_url=base_url,
     )

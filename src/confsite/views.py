@@ -6,9 +6,13 @@ presentation code.
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
+import pickle
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any
 
 from markupsafe import Markup
@@ -42,6 +46,48 @@ def json_for_script(data: Any) -> Markup:
     text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return Markup(text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+class Card(dict):
+    """What a listing shows of one paper. Cards appear on many pages, so a page's fingerprint
+    (see `page_key`) takes a card by a digest of what it is made from, and the costly fields
+    (rich-text title and abstract) are only made when a template reads them."""
+
+    LAZY_FIELDS: dict[str, Callable[[Paper], Any]] = {
+        "title": lambda paper: render_rich_line(paper.title) if paper.title else None,
+        "abstract": lambda paper: render_abstract(paper.abstract),
+    }
+
+    def __init__(self, paper: Paper, fields: dict[str, Any]) -> None:
+        super().__init__(fields)
+        self._paper = paper
+        self._key = _digest((paper, fields))
+
+    def __missing__(self, name: str) -> Any:
+        make = self.LAZY_FIELDS.get(name)
+        if make is None:
+            raise KeyError(name)
+        value = self[name] = make(self._paper)
+        return value
+
+
+class _KeyPickler(pickle.Pickler):
+    def reducer_override(self, obj: Any) -> Any:
+        if isinstance(obj, Card):
+            return bytes, (obj._key,)
+        return NotImplemented
+
+
+def _digest(data: Any, salt: bytes = b"") -> bytes:
+    buffer = io.BytesIO()
+    _KeyPickler(buffer, protocol=5).dump(data)
+    return hashlib.blake2b(buffer.getbuffer(), key=salt[:64], digest_size=16).digest()
+
+
+def page_key(salt: bytes, page: Page) -> str:
+    """A digest of everything a page is rendered from (with `salt` standing for the code and
+    templates): while it is unchanged, so is the page."""
+    return _digest((page.template, page.context), salt).hex()
 
 
 class Views:
@@ -90,41 +136,47 @@ class Views:
             badges.append({"label": paper.attendance.capitalize(), "kind": "attendance"})
         return badges
 
-    def card(self, paper: Paper) -> dict[str, Any]:
+    def card(self, paper: Paper) -> Card:
         """What a paper listing shows of a paper; built once per paper."""
         cached = self._cards.get(paper.id)
         if cached is None:
-            cached = {
-                "id": paper.id,
-                "url": paper_url(paper),
-                "title": render_rich_line(paper.title) if paper.title else None,
-                "title_text": plain_text(paper.title) if paper.title else UNTITLED,
-                "authors": self.author_links(paper.authors),
-                "badges": self.badges(paper),
-                "abstract": render_abstract(paper.abstract),
-                "has_award": bool(paper.awards),
-                "collection": collection_label(paper.conference, paper.year),
-            }
+            cached = Card(
+                paper,
+                {
+                    "id": paper.id,
+                    "url": paper_url(paper),
+                    "title_text": plain_text(paper.title) if paper.title else UNTITLED,
+                    "authors": self.author_links(paper.authors),
+                    "badges": self.badges(paper),
+                    "has_award": bool(paper.awards),
+                    "collection": collection_label(paper.conference, paper.year),
+                },
+            )
             self._cards[paper.id] = cached
         return cached
 
     # --- pages ---------------------------------------------------------------------------
 
-    def pages(self) -> list[Page]:
+    def page_makers(self) -> list[Callable[[], Page]]:
+        """One call per page, each building that page's context when called, so that worker
+        processes build only the contexts of the pages they render."""
         site = self.site
-        pages = [
-            self.home(),
-            self.all_papers(),
-            self.authors_index(),
-            self.not_found(),
-            self.search(),
+        makers: list[Callable[[], Page]] = [
+            self.home,
+            self.all_papers,
+            self.authors_index,
+            self.not_found,
+            self.search,
         ]
-        pages += [self.collection(c) for c in site.collections]
-        pages += [self.session(g) for g in site.sessions]
-        pages += [self.paper(p) for p in site.papers]
-        pages += [self.author(a) for a in site.authors]
-        pages += [self.content(c) for c in site.content_pages]
-        return pages
+        makers += [partial(self.collection, c) for c in site.collections]
+        makers += [partial(self.session, g) for g in site.sessions]
+        makers += [partial(self.paper, p) for p in site.papers]
+        makers += [partial(self.author, a) for a in site.authors]
+        makers += [partial(self.content, c) for c in site.content_pages]
+        return makers
+
+    def pages(self) -> list[Page]:
+        return [make() for make in self.page_makers()]
 
     def home(self) -> Page:
         site = self.site

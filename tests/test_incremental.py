@@ -1,0 +1,188 @@
+"""The fast paths give the same site as the slow ones: incremental builds, reuse of unchanged
+files, parallel rendering, and the cache throwing itself away when code or templates change."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import REPO, SEEDS
+from test_build import tree_digest
+
+import confsite.manifest
+from confsite.diagnostics import Diagnostics
+from confsite.pipeline import BuildOptions, BuildResult, build
+
+# A paper of the 2023 dump whose abstract sentence we edit (checked by hand in the dump).
+EDITED_DUMP = "iclr2023-poster-session-3.txt"
+EDITED_TEXT = "top down integration of symbolic systems"
+EDITED_ID = "mid-vision-feedback"
+
+
+def make_project(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in ("site.yaml", "overrides.yaml"):
+        shutil.copy(REPO / name, folder / name)
+    shutil.copytree(SEEDS, folder / "seeds")
+    shutil.copytree(REPO / "content", folder / "content")
+    return folder / "site.yaml"
+
+
+def run(config: Path, out: Path, jobs: int = 2) -> BuildResult:
+    return build(BuildOptions(config_path=config, out=out, jobs=jobs), Diagnostics())
+
+
+def file_states(folder: Path) -> dict[str, tuple[int, int]]:
+    """Every file's inode and modification time: what a sync-based deploy looks at."""
+    states = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            stat = path.stat()
+            states[path.relative_to(folder).as_posix()] = (stat.st_ino, stat.st_mtime_ns)
+    return states
+
+
+def edit_abstract(config: Path) -> None:
+    dump = config.parent / "seeds" / EDITED_DUMP
+    text = dump.read_text(encoding="utf-8")
+    assert text.count(EDITED_TEXT) == 1
+    dump.write_text(
+        text.replace(EDITED_TEXT, "top down integration of symbolic reasoning systems"),
+        encoding="utf-8",
+    )
+
+
+@pytest.fixture(scope="module")
+def seeds_project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, BuildResult]:
+    """The seeds built once; tests copy the project and its site before changing anything."""
+    root = tmp_path_factory.mktemp("incremental")
+    config = make_project(root / "project")
+    out = root / "project" / "_site"
+    return config, out, run(config, out)
+
+
+def clone(seeds_project: tuple[Path, Path, BuildResult], target: Path) -> tuple[Path, Path]:
+    """A copy of the built project that keeps the cache valid: files are hard links (same
+    inode), so the manifest still describes the copied site."""
+    config, out, _ = seeds_project
+    project = target / "project"
+    shutil.copytree(config.parent, project, ignore=shutil.ignore_patterns("_site"))
+    shutil.copytree(out, project / "_site", copy_function=os.link)
+    cache = project / confsite.manifest.CACHE_FOLDER
+    for manifest in cache.glob("site-*.json"):  # the manifest is keyed by the output path
+        manifest.rename(confsite.manifest.manifest_path(project, project / "_site"))
+    return project / "site.yaml", project / "_site"
+
+
+def test_a_rebuild_with_nothing_changed_touches_no_file(seeds_project, tmp_path: Path) -> None:
+    config, out = clone(seeds_project, tmp_path)
+    before = file_states(out)
+    result = run(config, out)
+    assert result.up_to_date
+    assert result.pages_rendered == 0 and result.files_changed == 0
+    assert file_states(out) == before
+    assert result.files_written == len(before)
+
+
+def test_one_changed_abstract_rewrites_only_the_files_that_show_it(
+    seeds_project, tmp_path: Path
+) -> None:
+    config, out = clone(seeds_project, tmp_path)
+    before_states, before_digest = file_states(out), tree_digest(out)
+    edit_abstract(config)
+    result = run(config, out)
+    after_states, after_digest = file_states(out), tree_digest(out)
+    changed_content = {p for p in after_digest if after_digest[p] != before_digest.get(p)}
+    rewritten = {p for p in after_states if after_states[p] != before_states.get(p)}
+    # The abstract shows on the paper's page and its session's page (folded abstracts), in the
+    # downloads and in the index (a new word); the edit lies beyond the search snippet, and
+    # author pages and listings show no abstract.
+    must_change = {
+        f"papers/{EDITED_ID}/index.html",
+        "sessions/iclr-2023-poster-session-3/index.html",
+        "papers.json",
+        "papers.csv",
+        "search/index.js",
+    }
+    assert must_change <= changed_content
+    # A new word shifts TF-IDF weights, so a few other papers' related lists may change.
+    others = changed_content - must_change - {"papers.bib"}
+    assert all(p.startswith("papers/") for p in others) and len(others) <= 10
+    assert rewritten == changed_content
+    assert result.files_changed == len(changed_content)
+    assert 0 < result.pages_rendered < 20  # the pages whose cards hold the paper
+    assert (
+        "top down integration of symbolic reasoning systems"
+        in (out / f"papers/{EDITED_ID}/index.html").read_text()
+    )
+
+
+def test_an_incremental_build_equals_a_clean_build(seeds_project, tmp_path: Path) -> None:
+    config, out = clone(seeds_project, tmp_path / "incremental")
+    edit_abstract(config)
+    (config.parent / "overrides.yaml").write_text(
+        f"{EDITED_ID}:\n  room: Hall Z\n", encoding="utf-8"
+    )
+    run(config, out)
+    clean_config = make_project(tmp_path / "clean")
+    edit_abstract(clean_config)
+    shutil.copy(config.parent / "overrides.yaml", clean_config.parent / "overrides.yaml")
+    clean_out = tmp_path / "clean" / "_site"
+    run(clean_config, clean_out)
+    assert tree_digest(out) == tree_digest(clean_out)
+    assert "Hall Z" in (out / f"papers/{EDITED_ID}/index.html").read_text()
+
+
+def test_a_parallel_build_equals_a_serial_build(seeds_project, tmp_path: Path) -> None:
+    config, out, _ = seeds_project
+    serial = run(config, tmp_path / "serial", jobs=1)
+    assert serial.pages_rendered == serial.pages  # a new folder: nothing to reuse
+    assert tree_digest(tmp_path / "serial") == tree_digest(out)
+
+
+def test_a_new_confsite_version_invalidates_the_cache(
+    seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config, out = clone(seeds_project, tmp_path)
+    before = tree_digest(out)
+    monkeypatch.setattr(confsite.manifest, "__version__", "0.0.0-other")
+    result = run(config, out)
+    assert not result.up_to_date
+    assert result.pages_rendered == result.pages
+    assert tree_digest(out) == before
+
+
+def test_a_template_change_invalidates_the_cache(seeds_project, tmp_path: Path) -> None:
+    config, out = clone(seeds_project, tmp_path)
+    theme = config.parent / "theme" / "templates"
+    theme.mkdir(parents=True)
+    base = (REPO / "templates" / "base.html").read_text(encoding="utf-8")
+    assert base.count("</footer>") == 1
+    (theme / "base.html").write_text(
+        base.replace("</footer>", "<p>Theme marker</p></footer>"), encoding="utf-8"
+    )
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text + "\ntheme_dir: theme\n", encoding="utf-8")
+    result = run(config, out)
+    assert result.pages_rendered == result.pages
+    assert "Theme marker" in (out / f"papers/{EDITED_ID}/index.html").read_text()
+    # Changing the theme's template again is noticed too, with nothing else changed.
+    (theme / "base.html").write_text(
+        base.replace("</footer>", "<p>Second marker</p></footer>"), encoding="utf-8"
+    )
+    result = run(config, out)
+    assert not result.up_to_date and result.pages_rendered == result.pages
+    assert "Second marker" in (out / "index.html").read_text()
+
+
+def test_a_hand_edited_output_file_is_restored(seeds_project, tmp_path: Path) -> None:
+    config, out = clone(seeds_project, tmp_path)
+    page = out / f"papers/{EDITED_ID}/index.html"
+    original = page.read_bytes()
+    page.unlink()  # break the hard link before editing, as an editor saving a copy would
+    page.write_bytes(original.replace(b"</main>", b"<p>edited by hand</p></main>"))
+    result = run(config, out)
+    assert not result.up_to_date
+    assert page.read_bytes() == original

@@ -84,6 +84,13 @@ def test_a_rebuild_with_nothing_changed_touches_no_file(seeds_project, tmp_path:
     assert result.pages_rendered == 0 and result.files_changed == 0
     assert file_states(out) == before
     assert result.files_written == len(before)
+    # Reading and merging came from the cache, and so did their warnings, all of them.
+    first = seeds_project[2]
+    assert result.timings["normalize"] < first.timings["normalize"]
+    assert sorted(map(str, result.diagnostics.problems)) == sorted(
+        map(str, first.diagnostics.problems)
+    )
+    assert len(result.diagnostics.warnings) > 10  # the seeds' untitled papers and conflicts
 
 
 def test_one_changed_abstract_rewrites_only_the_files_that_show_it(

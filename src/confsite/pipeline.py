@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
-import pickle
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,12 +17,14 @@ from .config import SiteConfig, load_config
 from .content import ContentPage, load_content_pages
 from .dedup import merge_entries
 from .diagnostics import ConfsiteError, Diagnostics
+from .inputcache import InputCache, ReadSource, digest, load_input_cache, save_input_cache
 from .manifest import Manifest, load_manifest, manifest_path, save_manifest
 from .normalize import make_entry
 from .output import build_lock, check_output_dir, site_is_intact, staged_site
 from .overrides import apply_overrides, load_overrides
 from .progress import SILENT, Progress
-from .records import Paper
+from .readers import reader_by_name
+from .records import Entry, Paper
 from .render import build_fingerprint, render_site, theme_folder
 from .site import build_site
 from .sources import SourceRead, read_source
@@ -113,16 +114,21 @@ def read_sources(config: SiteConfig) -> list[SourceRead]:
     return [read_source(config, source) for source in config.sources]
 
 
-def merge_sources(
-    config: SiteConfig, reads: list[SourceRead], diagnostics: Diagnostics
-) -> list[Paper]:
-    """Normalize every record, merge duplicates, apply overrides, report what is missing."""
-    entries = [
-        make_entry(record, read.config, index)
+def source_entries(reads: list[SourceRead]) -> list[tuple[Entry, ...]]:
+    return [
+        tuple(make_entry(record, read.config, index) for record in read.records)
         for index, read in enumerate(reads)
-        for record in read.records
     ]
-    papers = merge_entries(entries, diagnostics)
+
+
+def merge_sources(
+    config: SiteConfig,
+    reads: list[SourceRead],
+    entries: list[tuple[Entry, ...]],
+    diagnostics: Diagnostics,
+) -> list[Paper]:
+    """Merge duplicates among the normalized records, apply overrides, report what is missing."""
+    papers = merge_entries([entry for group in entries for entry in group], diagnostics)
     overrides = _overrides_path(config)
     if overrides is not None:
         document = load_overrides(*overrides)
@@ -136,7 +142,66 @@ def load_papers(
     config: SiteConfig, diagnostics: Diagnostics
 ) -> tuple[list[SourceRead], list[Paper]]:
     reads = read_sources(config)
-    return reads, merge_sources(config, reads, diagnostics)
+    return reads, merge_sources(config, reads, source_entries(reads), diagnostics)
+
+
+def _file_bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:  # reported with its location by the reader or the overrides loader
+        return None
+
+
+class CachedReading:
+    """Reading and merging with the input cache: unchanged sources are not read again, and
+    unchanged inputs are not merged again (the warnings merging gave are replayed)."""
+
+    def __init__(self, config: SiteConfig, fingerprint: bytes, folder: Path) -> None:
+        self.config, self.folder = config, folder
+        self.cache = load_input_cache(folder)
+        self.keys = [
+            digest(fingerprint, index, source, _file_bytes(config.resolve(source.path)))
+            for index, source in enumerate(config.sources)
+        ]
+        overrides = _overrides_path(config)
+        located = dataclasses.replace(config, config_path="", root=Path())
+        overrides_bytes = _file_bytes(overrides[0]) if overrides else None
+        self.inputs_key = digest(fingerprint, located, self.keys, overrides_bytes)
+        self.fresh: dict[int, SourceRead] = {}
+
+    def read(self) -> list[SourceRead]:
+        reads = []
+        for index, (source, key) in enumerate(zip(self.config.sources, self.keys, strict=True)):
+            hit = self.cache.sources.get(key)
+            if hit is None:
+                self.fresh[index] = read_source(self.config, source)
+                reads.append(self.fresh[index])
+            else:
+                reads.append(
+                    SourceRead(source, reader_by_name(hit.reader), hit.detected, hit.records)
+                )
+        return reads
+
+    def merge(self, reads: list[SourceRead], diagnostics: Diagnostics) -> list[Paper]:
+        cache = self.cache
+        if cache.inputs_key == self.inputs_key:
+            diagnostics.problems.extend(cache.problems)
+            return cache.papers
+        entries = [
+            tuple(make_entry(record, read.config, index) for record in read.records)
+            if index in self.fresh
+            else cache.sources[key].entries
+            for index, (read, key) in enumerate(zip(reads, self.keys, strict=True))
+        ]
+        already = len(diagnostics.problems)
+        papers = merge_sources(self.config, reads, entries, diagnostics)
+        sources = {
+            key: ReadSource(read.reader.name, read.detected, read.records, group)
+            for key, read, group in zip(self.keys, reads, entries, strict=True)
+        }
+        problems = diagnostics.problems[already:]
+        save_input_cache(self.folder, InputCache(sources, self.inputs_key, papers, problems))
+        return papers
 
 
 def model_digest(
@@ -150,7 +215,8 @@ def model_digest(
     papers and the content pages. Equal digests mean an identical site. Where the project
     lies does not count: no absolute path reaches the output."""
     located = dataclasses.replace(config, config_path="", root=Path())
-    data = pickle.dumps((located, base_url, papers, content), 5)
+    # repr, not pickle: pickle's bytes depend on which equal objects happen to be shared
+    data = repr((located, base_url, papers, content)).encode()
     return hashlib.blake2b(data, key=fingerprint[:64], digest_size=16).hexdigest()
 
 
@@ -163,16 +229,17 @@ def build(
     protected = [config.root / source.path for source in config.sources] + [options.config_path]
     check_output_dir(out_dir, [*protected, config.root])
     timer.lap("config")
-    reads = read_sources(config)
+    fingerprint = build_fingerprint(theme_folder(config))
+    cache = manifest_path(config.root, out_dir)
+    reading = CachedReading(config, fingerprint, cache.parent)
+    reads = reading.read()
     timer.lap("read")
-    papers = merge_sources(config, reads, diagnostics)
+    papers = reading.merge(reads, diagnostics)
     timer.lap("normalize")
     diagnostics.raise_if_strict()
     content = load_content_pages(config.resolve(config.content), config.content)
     base_url = options.base_url or config.base_url
-    fingerprint = build_fingerprint(theme_folder(config))
     result = BuildResult(config, out_dir, reads, papers, diagnostics)
-    cache = manifest_path(config.root, out_dir)
     previous = load_manifest(cache)
     model = model_digest(fingerprint, config, base_url, papers, content)
     if previous.model == model and site_is_intact(out_dir, previous):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import __version__
@@ -59,7 +59,10 @@ def save_manifest(path: Path, manifest: Manifest) -> None:
         "format": FORMAT,
         "version": __version__,
         "model": manifest.model,
-        "files": {name: list(asdict(e).values()) for name, e in sorted(manifest.files.items())},
+        "files": {
+            name: [e.digest, e.size, e.mtime_ns, e.inode, e.key]
+            for name, e in sorted(manifest.files.items())
+        },
     }
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -6,10 +6,6 @@ paper the most similar others above a floor are kept. Ties break by id, so outpu
 
 from __future__ import annotations
 
-import numpy as np
-from sklearn.feature_extraction.text import TfidfVectorizer
-from sparse_dot_topn import sp_matmul_topn
-
 from .records import Paper
 
 RELATED_COUNT = 5
@@ -22,6 +18,11 @@ EXTRA_CANDIDATES = 5
 def related_papers(papers: tuple[Paper, ...], threads: int = 1) -> dict[str, tuple[str, ...]]:
     if len(papers) < 2:
         return {paper.id: () for paper in papers}
+    # Imported here: scikit-learn takes a second to import, which a no-op rebuild never needs.
+    import numpy as np
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sparse_dot_topn import sp_matmul_topn
+
     texts = [f"{p.title or ''} {p.title or ''} {p.abstract or ''}" for p in papers]
     vectorizer = TfidfVectorizer(
         stop_words="english", sublinear_tf=True, min_df=1, dtype=np.float64

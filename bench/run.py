@@ -1,0 +1,229 @@
+"""Benchmark confsite at archive scale, side by side with MkDocs.
+
+For each size a synthetic corpus (bench/corpus.py: dumps in the seed formats) is built three
+ways, each in a fresh process: a full build (no output, no cache), a rebuild with nothing
+changed, and a rebuild after one abstract changed. Reported: wall and CPU seconds per phase,
+peak memory of the whole process tree (PSS, sampled), files and bytes written, search index
+bytes, and how many files each rebuild rewrote (by inode and mtime). Where MkDocs is installed
+(`pip install -e .[bench]`), it builds the same papers as one Markdown page each with its
+search plugin, and the ratio is given.
+
+    python bench/run.py                           # 1,000, 10,000 and 100,000 papers
+    python bench/run.py --sizes 1000 10000 --mkdocs-up-to 10000
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import psutil
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+from corpus import write_corpus  # noqa: E402
+
+RESULTS = BENCH / "results"
+BUILD_CHILD = """
+import json, sys
+from pathlib import Path
+from confsite.diagnostics import Diagnostics
+from confsite.pipeline import BuildOptions, build
+r = build(BuildOptions(config_path=Path(sys.argv[1]), out=Path(sys.argv[2])), Diagnostics())
+print(json.dumps({
+    "papers": len(r.papers), "pages": r.pages, "pages_rendered": r.pages_rendered,
+    "files": r.files_written, "bytes": r.bytes_written, "files_changed": r.files_changed,
+    "up_to_date": r.up_to_date, "authors": r.authors,
+    "wall": r.timings, "cpu": r.cpu_timings,
+}))
+"""
+
+
+def tree_pss(process: psutil.Process) -> int:
+    """Proportional memory of a process and its descendants: shared pages counted once."""
+    total = 0
+    for member in [process, *process.children(recursive=True)]:
+        with contextlib.suppress(psutil.NoSuchProcess, psutil.AccessDenied):
+            total += member.memory_full_info().pss
+    return total
+
+
+def measure(command: list[str], cwd: Path | None = None) -> dict:
+    """Run a command; wall time, CPU time of it and its waited-for descendants, peak PSS."""
+    started = time.perf_counter()
+    child = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    watched = psutil.Process(child.pid)
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            try:
+                peak = max(peak, tree_pss(watched))
+            except psutil.NoSuchProcess:
+                return
+            done.wait(0.1)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - started
+    done.set()
+    sampler.join()
+    stdout, stderr = child.stdout.read(), child.stderr.read()
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed:\n{stderr.decode()[-3000:]}")
+    return {
+        "wall": wall,
+        "cpu": usage.ru_utime + usage.ru_stime,
+        "peak_bytes": peak,
+        "stdout": stdout.decode(),
+    }
+
+
+def file_states(folder: Path) -> dict[str, tuple[int, int]]:
+    return {
+        str(path.relative_to(folder)): (path.stat().st_ino, path.stat().st_mtime_ns)
+        for path in folder.rglob("*")
+        if path.is_file()
+    }
+
+
+def confsite_build(config: Path, out: Path) -> dict:
+    run = measure([sys.executable, "-c", BUILD_CHILD, str(config), str(out)])
+    return {**run, **{"result": json.loads(run.pop("stdout"))}}
+
+
+def change_one_abstract(folder: Path) -> str:
+    """Edit one word of the first abstract in the first dump; returns the dump's name."""
+    dump = sorted((folder / "dumps").glob("*.txt"))[0]
+    text = dump.read_text(encoding="utf-8")
+    abstract = re.search(r"\n([A-Z][^\n]{300,})\n", text)
+    assert abstract is not None, dump
+    edited = abstract.group(1).replace(" the ", " the revised ", 1)
+    dump.write_text(text.replace(abstract.group(1), edited, 1), encoding="utf-8")
+    return dump.name
+
+
+def mkdocs_build(site: Path, folder: Path) -> dict | None:
+    """The same papers as one Markdown page each, built by MkDocs with its search plugin."""
+    if shutil.which("mkdocs") is None:
+        return None
+    docs = folder / "docs"
+    shutil.rmtree(folder, ignore_errors=True)
+    (docs / "papers").mkdir(parents=True)
+    papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))
+    (docs / "index.md").write_text(f"# Proceedings\n\n{len(papers)} papers.\n", encoding="utf-8")
+    for paper in papers:
+        title = paper["title"] or "Untitled paper"
+        page = f"# {title}\n\n*{', '.join(paper['authors'])}*\n\n{paper['abstract'] or ''}\n"
+        (docs / "papers" / f"{paper['id']}.md").write_text(page, encoding="utf-8")
+    (folder / "mkdocs.yml").write_text(
+        "site_name: Proceedings\nplugins:\n  - search\n", encoding="utf-8"
+    )
+    run = measure(["mkdocs", "build", "-q", "-d", str(folder / "site")], cwd=folder)
+    run.pop("stdout")
+    index = folder / "site" / "search" / "search_index.json"
+    run["search_index_bytes"] = index.stat().st_size if index.exists() else None
+    return run
+
+
+def bench_size(count: int, work: Path, with_mkdocs: bool) -> dict:
+    folder = work / f"corpus-{count}"
+    shutil.rmtree(folder, ignore_errors=True)
+    config = write_corpus(count, folder)
+    out = folder / "_site"
+    report: dict = {"papers": count}
+    report["full"] = confsite_build(config, out)
+    search = out / "search"
+    report["search_index_bytes"] = sum(p.stat().st_size for p in search.glob("*.js"))
+    states = file_states(out)
+    report["noop"] = confsite_build(config, out)
+    report["noop"]["files_rewritten"] = _rewritten(states, file_states(out))
+    states = file_states(out)
+    report["edited_dump"] = change_one_abstract(folder)
+    report["one_abstract"] = confsite_build(config, out)
+    report["one_abstract"]["files_rewritten"] = _rewritten(states, file_states(out))
+    if with_mkdocs:
+        report["mkdocs"] = mkdocs_build(out, work / f"mkdocs-{count}")
+    shutil.rmtree(folder, ignore_errors=True)
+    shutil.rmtree(work / f"mkdocs-{count}", ignore_errors=True)
+    return report
+
+
+def _rewritten(before: dict, after: dict) -> int:
+    return sum(1 for path, state in after.items() if before.get(path) != state)
+
+
+PHASES = ("read", "normalize", "site", "render", "write")
+
+
+def table(reports: list[dict]) -> str:
+    lines = [
+        "| papers | full build wall / CPU | "
+        + " | ".join(f"{p} wall / CPU" for p in PHASES)
+        + " | peak memory | files | bytes | search index | no-op rebuild | "
+        "one abstract changed | MkDocs wall / peak | MkDocs ÷ confsite |",
+        "|" + "---|" * (10 + len(PHASES)),
+    ]
+    for r in reports:
+        full = r["full"]
+        phases = " | ".join(
+            f"{full['result']['wall'].get(p, 0):.2f} / {full['result']['cpu'].get(p, 0):.2f} s"
+            for p in PHASES
+        )
+        mk = r.get("mkdocs")
+        mk_cells = (
+            f"{mk['wall']:.1f} s / {mk['peak_bytes'] / 2**20:,.0f} MiB | "
+            f"{mk['wall'] / full['wall']:.1f}×"
+            if mk
+            else "– | –"
+        )
+        noop, one = r["noop"], r["one_abstract"]
+        lines.append(
+            f"| {r['papers']:,} | {full['wall']:.1f} / {full['cpu']:.1f} s | {phases} | "
+            f"{full['peak_bytes'] / 2**20:,.0f} MiB | {full['result']['files']:,} | "
+            f"{full['result']['bytes'] / 2**20:,.0f} MiB | "
+            f"{r['search_index_bytes'] / 2**10:,.0f} KiB | "
+            f"{noop['wall']:.2f} s, {noop['files_rewritten']} files rewritten | "
+            f"{one['wall']:.2f} s, {one['files_rewritten']} files rewritten "
+            f"({one['result']['pages_rendered']} pages rendered) | {mk_cells} |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
+    parser.add_argument(
+        "--mkdocs-up-to", type=int, default=100000, help="largest size MkDocs also builds"
+    )
+    parser.add_argument("--work", type=Path, default=Path("/tmp/confsite-bench"))
+    parser.add_argument("--json", type=Path, default=RESULTS / "run.json")
+    args = parser.parse_args()
+    reports = []
+    for count in args.sizes:
+        print(f"{count:,} papers ...", file=sys.stderr, flush=True)
+        reports.append(bench_size(count, args.work, count <= args.mkdocs_up_to))
+        print(table(reports[-1:]), file=sys.stderr, flush=True)
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    environment = {"cpus": os.cpu_count(), "python": sys.version.split()[0]}
+    args.json.write_text(json.dumps({"environment": environment, "runs": reports}, indent=2))
+    print(table(reports))
+    print(f"\nJSON: {args.json}")
+
+
+if __name__ == "__main__":
+    main()

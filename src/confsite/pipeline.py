@@ -43,6 +43,8 @@ class BuildResult:
     diagnostics: Diagnostics
     files_written: int = 0
     bytes_written: int = 0
+    pages: int = 0  # HTML pages among the files written
+    authors: int = 0  # entries in the author index
     timings: dict[str, float] = field(default_factory=dict)
 
 
@@ -126,5 +128,14 @@ def build(
     write_site(out_dir, tree, progress)
     timer.lap("write")
     return BuildResult(
-        config, out_dir, reads, papers, diagnostics, len(tree), tree.total_bytes, timer.timings
+        config,
+        out_dir,
+        reads,
+        papers,
+        diagnostics,
+        len(tree),
+        tree.total_bytes,
+        pages=sum(1 for file in tree.files() if file.path.endswith(".html")),
+        authors=len(site.authors),
+        timings=timer.timings,
     )

@@ -229,14 +229,20 @@ class SourceWatcher:
         self._threads: list[threading.Thread] = []
 
     def watch(self, files: frozenset, folders: frozenset) -> None:
+        """Watch these paths from now on; the old watchers stop only once the new ones run, so
+        no change falls between them (one seen twice costs an extra rebuild at most)."""
         if self._watching == (files, folders):
             return
-        self.stop()
+        old_stop, old_threads = self._stop, self._threads
         self._watching = (files, folders)
         self._stop = threading.Event()
+        self._threads = []
         parents = sorted({path.parent for path in files if path.parent.is_dir()})
         self._start(parents, False, lambda change, path: Path(path) in files)
         self._start(sorted(folders), True, watchfiles.DefaultFilter())
+        old_stop.set()
+        for thread in old_threads:
+            thread.join(timeout=5)
 
     def _start(self, paths: list[Path], recursive: bool, accept: Callable[..., bool]) -> None:
         if not paths:
@@ -378,6 +384,8 @@ def run_serve(args: Any) -> int:
     server_thread = threading.Thread(target=server.serve_forever, name="dev-server", daemon=True)
     root = args.config.absolute().parent
     try:
+        # Watching starts before the first build, so an edit made while it runs is not lost.
+        watcher.watch(*watched_paths(args.config, loop.read_config()))
         config = loop.build_once(first=True)
         server_thread.start()
         url = f"http://{HOST}:{server.server_port}/"
@@ -387,7 +395,8 @@ def run_serve(args: Any) -> int:
             flush=True,
         )
         while not stop.is_set():
-            watcher.watch(*watched_paths(args.config, config))
+            if config is not None:  # while site.yaml is broken, keep watching what it named
+                watcher.watch(*watched_paths(args.config, config))
             try:
                 changed = changes.get(timeout=0.25)
             except queue.Empty:

@@ -31,7 +31,7 @@ from .config import SiteConfig, load_config
 from .diagnostics import ConfsiteError, Diagnostics
 from .pipeline import DEFAULT_OVERRIDES, BuildOptions, build
 from .render import BUILTIN_STATIC, BUILTIN_TEMPLATES
-from .summary import print_rebuild_line, print_summary
+from .summary import display_path, print_rebuild_line, print_summary
 from .terminal import Painter, failure_text, print_error, print_problems, progress_for
 
 HOST = "127.0.0.1"
@@ -391,7 +391,8 @@ def run_serve(args: Any) -> int:
         url = f"http://{HOST}:{server.server_port}/"
         paint = Painter.for_stream(sys.stdout)
         print(
-            f"serving {out_dir} at {paint(url, 'bold')} (watching for changes; Ctrl-C stops)",
+            f"serving {display_path(out_dir)} at {paint(url, 'bold')} "
+            "(watching for changes; Ctrl-C stops)",
             flush=True,
         )
         while not stop.is_set():

@@ -4,6 +4,7 @@ and the time each phase took."""
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from .terminal import Painter
@@ -31,6 +32,14 @@ def human_bytes(count: int) -> str:
 
 def human_seconds(seconds: float) -> str:
     return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def display_path(path: Path) -> str:
+    """A path relative to the working folder when inside it, as the user would type it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 def source_table(result: BuildResult) -> list[list[str]]:
@@ -87,7 +96,7 @@ def print_summary(result: BuildResult, stream: TextIO) -> None:
     )
     print(
         f"wrote {result.files_written:,} files, {human_bytes(result.bytes_written)} "
-        f"to {result.out_dir}",
+        f"to {display_path(result.out_dir)}",
         file=stream,
     )
     phases = ", ".join(

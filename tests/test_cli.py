@@ -107,11 +107,11 @@ def test_top_level_help_lists_every_command() -> None:
 @pytest.mark.parametrize(
     ("command", "options"),
     [
-        ("build", ["--config", "--out", "--base-url", "--strict", "--quiet", "--verbose"]),
-        ("serve", ["--port", "--config", "--out", "--base-url", "--strict"]),
-        ("check", ["dir"]),
-        ("init", ["dir"]),
-        ("inspect", ["file", "--format", "--json"]),
+        ("build", ["--config FILE", "--out DIR", "--base-url URL", "--strict", "--quiet"]),
+        ("serve", ["--port N", "--config FILE", "--out DIR", "--base-url URL", "--strict"]),
+        ("check", ["[DIR]"]),
+        ("init", [" DIR\n"]),
+        ("inspect", [" FILE\n", "--format NAME", "--json"]),
     ],
 )
 def test_each_command_has_help(command: str, options: list[str]) -> None:

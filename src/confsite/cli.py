@@ -41,18 +41,21 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--config",
         type=Path,
+        metavar="FILE",
         default=Path("site.yaml"),
         help="site configuration file (default: site.yaml)",
     )
     parser.add_argument(
         "--out",
         type=Path,
+        metavar="DIR",
         default=None,
         help="output folder (default: 'output' in the config, _site)",
     )
     parser.add_argument(
         "--base-url",
         type=base_url_argument,
+        metavar="URL",
         default=None,
         help="absolute URL the site is served from (overrides base_url)",
     )
@@ -103,6 +106,7 @@ def make_parser() -> argparse.ArgumentParser:
     serve_parser.add_argument(
         "--port",
         type=port_argument,
+        metavar="N",
         default=DEFAULT_PORT,
         help=f"port to listen on (default: {DEFAULT_PORT}; 0 picks a free one)",
     )
@@ -115,7 +119,12 @@ def make_parser() -> argparse.ArgumentParser:
         "loads in lunr.js (needs Node).",
     )
     check_parser.add_argument(
-        "dir", nargs="?", type=Path, default=Path("_site"), help="the built site (default: _site)"
+        "dir",
+        nargs="?",
+        type=Path,
+        default=Path("_site"),
+        metavar="DIR",
+        help="the built site (default: _site)",
     )
 
     init_parser = command(
@@ -125,7 +134,7 @@ def make_parser() -> argparse.ArgumentParser:
         "content/about.md, ready for 'confsite serve' (or 'confsite build') inside it. "
         "DIR must not exist or be empty.",
     )
-    init_parser.add_argument("dir", type=Path, help="the new site's folder")
+    init_parser.add_argument("dir", type=Path, metavar="DIR", help="the new site's folder")
 
     inspect_parser = command(
         "inspect",
@@ -133,12 +142,15 @@ def make_parser() -> argparse.ArgumentParser:
         "Show every reader's sniff score for FILE, the reader a build would pick (a score of "
         "at least 0.5 is needed) and the raw records it reads, before any cleaning or merging.",
     )
-    inspect_parser.add_argument("file", type=Path, help="a dump file (text, Markdown or HTML)")
+    inspect_parser.add_argument(
+        "file", type=Path, metavar="FILE", help="a dump file (text, Markdown or HTML)"
+    )
     inspect_parser.add_argument(
         "--format",
         choices=reader_names(),
+        metavar="NAME",
         default=None,
-        help="read with this reader instead of the detected one",
+        help=f"read with this reader instead of the detected one: {', '.join(reader_names())}",
     )
     inspect_parser.add_argument(
         "--json", action="store_true", help="print scores and full records as JSON"

@@ -18,7 +18,6 @@ import traceback
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -113,6 +112,10 @@ class DevRequestHandler(SimpleHTTPRequestHandler):
 
     server: DevServer
 
+    def __init__(self, request: Any, client_address: Any, server: DevServer) -> None:
+        # The folder of the last good build: set after each build, read per request.
+        super().__init__(request, client_address, server, directory=str(server.out_dir))
+
     def log_message(self, format: str, *args: Any) -> None:
         if self.server.log_requests:
             super().log_message(format, *args)
@@ -199,7 +202,7 @@ class DevServer(ThreadingHTTPServer):
         self.out_dir = out_dir
         self.live = live
         self.log_requests = log_requests
-        super().__init__((HOST, port), partial(DevRequestHandler, directory=str(out_dir)))
+        super().__init__((HOST, port), DevRequestHandler)
 
 
 def watched_paths(config_path: Path, config: SiteConfig | None) -> tuple[frozenset, frozenset]:
@@ -282,9 +285,10 @@ class SourceWatcher:
 class DevLoop:
     """Builds, reports to the terminal and to the open pages, and rebuilds on changes."""
 
-    def __init__(self, args: Any, live: LiveState) -> None:
+    def __init__(self, args: Any, live: LiveState, server: DevServer) -> None:
         self.args = args
         self.live = live
+        self.server = server
         self.previous_problems: list[str] | None = None
 
     def build_once(self, first: bool) -> SiteConfig | None:
@@ -316,6 +320,7 @@ class DevLoop:
             else:
                 print_rebuild_line(result, time.perf_counter() - started, sys.stdout)
             sys.stdout.flush()
+        self.server.out_dir = result.out_dir.absolute()  # site.yaml may have moved it
         self.live.built()
         return result.config
 
@@ -380,21 +385,22 @@ def run_serve(args: Any) -> int:
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     changes: queue.Queue[set[Path]] = queue.Queue()
     watcher = SourceWatcher(changes)
-    loop = DevLoop(args, live)
+    loop = DevLoop(args, live, server)
     server_thread = threading.Thread(target=server.serve_forever, name="dev-server", daemon=True)
     root = args.config.absolute().parent
     try:
         # Watching starts before the first build, so an edit made while it runs is not lost.
         watcher.watch(*watched_paths(args.config, loop.read_config()))
         config = loop.build_once(first=True)
-        server_thread.start()
-        url = f"http://{HOST}:{server.server_port}/"
-        paint = Painter.for_stream(sys.stdout)
-        print(
-            f"serving {display_path(out_dir)} at {paint(url, 'bold')} "
-            "(watching for changes; Ctrl-C stops)",
-            flush=True,
-        )
+        if not stop.is_set():  # not interrupted during the first build
+            server_thread.start()
+            url = f"http://{HOST}:{server.server_port}/"
+            paint = Painter.for_stream(sys.stdout)
+            print(
+                f"serving {display_path(out_dir)} at {paint(url, 'bold')} "
+                "(watching for changes; Ctrl-C stops)",
+                flush=True,
+            )
         while not stop.is_set():
             if config is not None:  # while site.yaml is broken, keep watching what it named
                 watcher.watch(*watched_paths(args.config, config))

@@ -143,8 +143,10 @@ def test_an_incremental_build_equals_a_clean_build(seeds_project, tmp_path: Path
 
 
 def test_a_parallel_build_equals_a_serial_build(seeds_project, tmp_path: Path) -> None:
-    config, out, _ = seeds_project
+    config, out, parallel = seeds_project
+    assert parallel.workers == 2
     serial = run(config, tmp_path / "serial", jobs=1)
+    assert serial.workers == 1
     assert serial.pages_rendered == serial.pages  # a new folder: nothing to reuse
     assert tree_digest(tmp_path / "serial") == tree_digest(out)
 

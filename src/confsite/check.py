@@ -23,8 +23,9 @@ const { confsiteLoadIndex } = require(path.join(site, "assets", "search-index.js
 require(path.join(site, "search", "index.js"));
 const data = window.confsiteSearchData;
 const { index } = confsiteLoadIndex(data.index, lunr);
-const first = data.index.terms.split(" ")[0] || "";
-const hits = first ? index.search(first.replace(/[:+\-~^*]/g, "")).length : 0;
+// The first term free of lunr query syntax (a term such as "10^6" would parse as a boost).
+const first = data.index.terms.split(" ").find((term) => !/[:+\-~^*]/.test(term)) || "";
+const hits = first ? index.search(first).length : 0;
 process.stdout.write(JSON.stringify({ documents: data.index.documents, hits }));
 """
 

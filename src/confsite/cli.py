@@ -1,25 +1,23 @@
-"""The `confsite` command line: argument parsing, the build summary and exit codes."""
+"""The `confsite` command line: argument parsing, the commands and their exit codes."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections import Counter
 from pathlib import Path
-from typing import TextIO
+
+from jinja2 import TemplateError
 
 from . import __version__
 from .check import check_site
 from .config import parse_base_url
 from .diagnostics import ConfsiteError, Diagnostics
-from .pipeline import BuildOptions, BuildResult, build
+from .readers import reader_names
+from .terminal import Painter, failure_text, print_error, print_problems, progress_for
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-NOTE_LABELS = {
-    "repeat": "exact repeats merged",
-    "author-merge": "author spellings merged",
-    "slug": "slug collisions resolved",
-}
+DEFAULT_PORT = 8000
+EPILOG = "exit status: 0 success, 1 build or check failure, 2 usage error"
 
 
 def base_url_argument(value: str) -> str:
@@ -29,22 +27,35 @@ def base_url_argument(value: str) -> str:
         raise argparse.ArgumentTypeError(f"{err}; got {value!r}") from None
 
 
+def port_argument(value: str) -> int:
+    try:
+        port = int(value)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port number 0-65535; got {value!r}")
+    return port
+
+
 def add_build_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--config",
         type=Path,
+        metavar="FILE",
         default=Path("site.yaml"),
         help="site configuration file (default: site.yaml)",
     )
     parser.add_argument(
         "--out",
         type=Path,
+        metavar="DIR",
         default=None,
         help="output folder (default: 'output' in the config, _site)",
     )
     parser.add_argument(
         "--base-url",
         type=base_url_argument,
+        metavar="URL",
         default=None,
         help="absolute URL the site is served from (overrides base_url)",
     )
@@ -65,108 +76,181 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
 
 def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="confsite", description="Build a conference proceedings website from raw dumps."
+        prog="confsite",
+        description="Build a conference proceedings website from raw dumps.",
+        epilog="Run 'confsite COMMAND --help' for a command's options. " + EPILOG,
     )
     parser.add_argument("--version", action="version", version=f"confsite {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    build_parser = commands.add_parser("build", help="build the site described by site.yaml")
+
+    def command(name: str, summary: str, description: str) -> argparse.ArgumentParser:
+        return commands.add_parser(name, help=summary, description=description, epilog=EPILOG)
+
+    build_parser = command(
+        "build",
+        "build the site described by site.yaml",
+        "Read every source in site.yaml, merge the papers and write the site to the output "
+        "folder (replaced in one step: a failed build leaves the previous site as it was).",
+    )
     add_build_arguments(build_parser)
-    check_parser = commands.add_parser(
-        "check", help="verify a built site: links, assets, paper pages, search index"
+
+    serve_parser = command(
+        "serve",
+        "build, serve on 127.0.0.1 and rebuild on every change",
+        "Build the site, serve it on 127.0.0.1 and watch the sources, site.yaml, "
+        "overrides, content, theme and templates: every change rebuilds the site and reloads "
+        "the open pages. A failed rebuild is shown in the terminal and in the page, and the "
+        "last good site stays served. Ctrl-C stops.",
+    )
+    add_build_arguments(serve_parser)
+    serve_parser.add_argument(
+        "--port",
+        type=port_argument,
+        metavar="N",
+        default=DEFAULT_PORT,
+        help=f"port to listen on (default: {DEFAULT_PORT}; 0 picks a free one)",
+    )
+
+    check_parser = command(
+        "check",
+        "verify a built site: links, assets, paper pages, search index",
+        "Verify a built site before deploying it: every internal link and asset resolves "
+        "(anchors included), every paper in papers.json has its page, and the search index "
+        "loads in lunr.js (needs Node).",
     )
     check_parser.add_argument(
-        "dir", nargs="?", type=Path, default=Path("_site"), help="the built site (default: _site)"
+        "dir",
+        nargs="?",
+        type=Path,
+        default=Path("_site"),
+        metavar="DIR",
+        help="the built site (default: _site)",
+    )
+
+    init_parser = command(
+        "init",
+        "start a new site: commented site.yaml, an example dump, content/about.md",
+        "Create DIR with a commented site.yaml, an example dump, overrides.yaml and "
+        "content/about.md, ready for 'confsite serve' (or 'confsite build') inside it. "
+        "DIR must not exist or be empty.",
+    )
+    init_parser.add_argument("dir", type=Path, metavar="DIR", help="the new site's folder")
+
+    inspect_parser = command(
+        "inspect",
+        "show which reader reads a dump file, and the records it reads",
+        "Show every reader's sniff score for FILE, the reader a build would pick (a score of "
+        "at least 0.5 is needed) and the raw records it reads, before any cleaning or merging.",
+    )
+    inspect_parser.add_argument(
+        "file", type=Path, metavar="FILE", help="a dump file (text, Markdown or HTML)"
+    )
+    inspect_parser.add_argument(
+        "--format",
+        choices=reader_names(),
+        metavar="NAME",
+        default=None,
+        help=f"read with this reader instead of the detected one: {', '.join(reader_names())}",
+    )
+    inspect_parser.add_argument(
+        "--json", action="store_true", help="print scores and full records as JSON"
     )
     return parser
 
 
-def print_problems(diagnostics: Diagnostics, verbose: bool, stream: TextIO) -> None:
-    shown = [p for p in diagnostics.problems if verbose or p.severity != "info"]
-    for kind in sorted({p.kind for p in shown}):
-        group = sorted(
-            (p for p in shown if p.kind == kind), key=lambda p: (p.loc.path, p.loc.line or 0)
-        )
-        print(f"{kind} ({len(group)}):", file=stream)
-        for problem in group:
-            print(f"  {problem}", file=stream)
-
-
-def print_summary(result: BuildResult, stream: TextIO) -> None:
-    warnings_by_source = Counter(p.loc.path for p in result.diagnostics.warnings)
-    papers_by_source = Counter(
-        path for paper in result.papers for path in {loc.path for loc in paper.sources}
-    )
-    print(
-        "source                                   format          records  papers  warnings",
-        file=stream,
-    )
-    for read in result.sources:
-        path = read.config.path
-        how = read.reader.name + ("" if read.detected else "*")
-        print(
-            f"{path:<40} {how:<15} {len(read.records):>7} {papers_by_source[path]:>7} "
-            f"{warnings_by_source[path]:>9}",
-            file=stream,
-        )
-    total_records = sum(len(read.records) for read in result.sources)
-    print(
-        f"{'total':<40} {'':<15} {total_records:>7} {len(result.papers):>7} "
-        f"{len(result.diagnostics.warnings):>9}",
-        file=stream,
-    )
-    if not all(read.detected for read in result.sources):
-        print("* format set in the config rather than detected", file=stream)
-    notes = Counter(p.kind for p in result.diagnostics.problems if p.severity == "info")
-    if notes:
-        listed = ", ".join(
-            f"{NOTE_LABELS.get(kind, kind)} {count}" for kind, count in sorted(notes.items())
-        )
-        print(f"notes: {listed} (-v lists them)", file=stream)
-    phases = ", ".join(
-        f"{name} {seconds * 1000:.0f} ms" for name, seconds in result.timings.items()
-    )
-    print(
-        f"wrote {result.files_written} files, {result.bytes_written:,} bytes to "
-        f"{result.out_dir} ({phases})",
-        file=stream,
-    )
-
-
 def run_build(args: argparse.Namespace) -> int:
+    # Imported here: the pipeline pulls in scikit-learn, seconds that --help need not wait.
+    from .pipeline import BuildOptions, build
+    from .summary import print_summary
+
     diagnostics = Diagnostics(strict=args.strict)
     options = BuildOptions(args.config, args.out, args.base_url, args.strict)
     try:
-        result = build(options, diagnostics)
-    except ConfsiteError as err:
+        result = build(options, diagnostics, progress_for(sys.stderr, args.quiet))
+    except (ConfsiteError, TemplateError) as err:
         if not args.quiet:
             print_problems(diagnostics, args.verbose, sys.stderr)
-        print(f"error: {err}", file=sys.stderr)
+        print_error(failure_text(err), sys.stderr)
         return EXIT_FAILED
     if not args.quiet:
         print_problems(diagnostics, args.verbose, sys.stderr)
+        sys.stderr.flush()
         print_summary(result, sys.stdout)
     return EXIT_OK
 
 
 def run_check(args: argparse.Namespace) -> int:
     report = check_site(args.dir)
+    paint = Painter.for_stream(sys.stderr)
     for problem in report.problems:
         print(f"{args.dir}/{problem}", file=sys.stderr)
     for note in report.notes:
-        print(f"note: {note}", file=sys.stderr)
-    verdict = "ok" if not report.problems else f"{len(report.problems)} problems"
+        print(f"{paint('note', 'cyan')}: {note}", file=sys.stderr)
+    sys.stderr.flush()
+    paint = Painter.for_stream(sys.stdout)
+    count = len(report.problems)
+    plural = "s" if count > 1 else ""
+    verdict = paint(f"{count} problem{plural}", "red") if count else paint("ok", "green")
     print(
         f"checked {report.pages} pages and {report.links:,} internal links in {args.dir}: {verdict}"
     )
     return EXIT_FAILED if report.problems else EXIT_OK
 
 
+def run_init(args: argparse.Namespace) -> int:
+    from .scaffold import init_site
+
+    try:
+        written = init_site(args.dir)
+    except ConfsiteError as err:
+        print_error(str(err), sys.stderr)
+        return EXIT_FAILED
+    for relative in written:
+        print(f"  {args.dir / relative}")
+    paint = Painter.for_stream(sys.stdout)
+    print(f"created {args.dir}. Next: {paint(f'cd {args.dir} && confsite serve', 'bold')}")
+    return EXIT_OK
+
+
+def run_inspect(args: argparse.Namespace) -> int:
+    from .inspection import inspect_file, inspection_json, print_records, print_scores
+
+    try:
+        inspection = inspect_file(args.file, args.format)
+    except ConfsiteError as err:
+        print_error(str(err), sys.stderr)
+        return EXIT_FAILED
+    if args.json:
+        print(inspection_json(inspection))
+    else:
+        print_scores(inspection, sys.stdout)
+        if inspection.reader is not None:
+            print_records(inspection, sys.stdout)
+    if inspection.reader is None:
+        print_error(
+            f"{inspection.path}: not a recognised dump format (no reader scores 0.5); "
+            "--format NAME reads it with a given reader",
+            sys.stderr,
+        )
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from .serve import run_serve as serve
+
+    return serve(args)
+
+
+COMMANDS = {
+    "build": run_build,
+    "serve": run_serve,
+    "check": run_check,
+    "init": run_init,
+    "inspect": run_inspect,
+}
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = make_parser()
-    args = parser.parse_args(argv)
-    if args.command == "build":
-        return run_build(args)
-    if args.command == "check":
-        return run_check(args)
-    parser.error(f"unknown command {args.command!r}")
-    return EXIT_USAGE
+    args = make_parser().parse_args(argv)
+    return COMMANDS[args.command](args)

@@ -17,6 +17,7 @@ import glob
 import hashlib
 import os
 import shutil
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -188,9 +189,10 @@ def _clear_leftovers(folders: SiteFolders) -> None:
 def remove_in_background(folder: Path) -> None:
     """Delete a replaced site from a detached process. Unlinking tens of thousands of entries
     takes seconds on some disks, and the build is done once the new site is in place; a folder
-    left by an interrupted deletion is cleared by the next build."""
-    if not hasattr(os, "fork"):
-        shutil.rmtree(folder, ignore_errors=True)
+    left by an interrupted deletion is cleared by the next build. A process with other threads
+    (`confsite serve`) is not forked; it deletes from a thread instead."""
+    if not hasattr(os, "fork") or threading.active_count() > 1:
+        threading.Thread(target=shutil.rmtree, args=(folder, True), daemon=True).start()
         return
     child = os.fork()
     if child:

@@ -53,6 +53,7 @@ class BuildResult:
     files_changed: int = 0  # files whose content differs from the previous build's
     pages: int = 0
     pages_rendered: int = 0  # pages rendered anew; the rest were unchanged and reused
+    workers: int = 0  # processes that rendered pages
     authors: int = 0
     up_to_date: bool = False  # nothing changed since the last build; the site was not touched
     timings: dict[str, float] = field(default_factory=dict)  # wall seconds per phase
@@ -258,6 +259,7 @@ def build(
         current = Manifest(model, rendered.files)
         save_manifest(cache, current)
         result.pages, result.pages_rendered = rendered.pages, rendered.pages_rendered
+        result.workers = rendered.workers
         _count(result, current, previous)
         timer.lap("write")
     result.timings, result.cpu_timings = timer.timings, timer.cpu_timings

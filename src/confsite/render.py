@@ -7,6 +7,7 @@ import csv
 import hashlib
 import io
 import multiprocessing
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
@@ -196,6 +197,7 @@ class RenderResult:
     files: dict[str, FileEntry] = field(default_factory=dict)
     pages: int = 0
     pages_rendered: int = 0
+    workers: int = 1  # processes that rendered
     cpu_seconds: dict[str, float] = field(default_factory=dict)
 
     def add(self, path: str, entry: FileEntry) -> None:
@@ -289,6 +291,7 @@ def render_site(
     site_files: dict[str, bytes] = {}
     try:
         with _worker_pool(jobs) as pool:
+            result.workers = 1 if isinstance(pool, _InProcessPool) else jobs
             tasks = {
                 name: pool.apply_async(_site_files_task, (name,)) for name in ("search", *DOWNLOADS)
             }
@@ -344,8 +347,13 @@ class _InProcessPool:
 @contextlib.contextmanager
 def _worker_pool(jobs: int) -> Iterator[Any]:
     """Worker processes forked from this one (so they share the site model without copying
-    it), or this process alone."""
-    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    it), or this process alone. A process with other threads (`confsite serve`) is not
+    forked: a thread holding a lock at the fork would leave it locked forever in the child."""
+    if (
+        jobs <= 1
+        or threading.active_count() > 1
+        or "fork" not in multiprocessing.get_all_start_methods()
+    ):
         yield _InProcessPool()
         return
     with multiprocessing.get_context("fork").Pool(jobs) as pool:

@@ -1,0 +1,439 @@
+"""The command line through a subprocess (`python -m confsite`): exit codes, help, the build
+summary, terminal-only progress and colour, init, inspect."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import REPO, SEEDS
+
+from confsite.config import DEFAULT_FIELDS, SITE_FIELDS, SOURCE_FIELDS
+from confsite.readers import reader_names
+
+SMALL = REPO / "tests" / "fixtures" / "small"
+ANSI = re.compile(r"\x1b\[")
+COMMANDS = ("build", "serve", "check", "init", "inspect")
+# Worked out by reading the seed files, not by running the readers (see the README's table).
+SEED_FORMATS = {
+    "iclr2023-poster-session-3.txt": ("session-2023", 135),
+    "iclr2024-poster-session-3.txt": ("session-2024", 291),
+    "iclr2021-accepted-papers.txt": ("markdown-list", 860),
+    "iclr2022-outstanding-papers.txt": ("awards", 20),
+    "trending-papers.txt": ("paper-listing", 267),
+}
+
+
+def confsite(
+    *args: str | Path, cwd: Path | None = None, env: dict | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess:
+    environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+    return subprocess.run(
+        [sys.executable, "-m", "confsite", *map(str, args)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**environment, **(env or {})},
+    )
+
+
+def confsite_in_pty(*args: str | Path, cwd: Path, env: dict | None = None) -> tuple[int, str]:
+    """Run under a pseudo-terminal, as in an interactive shell: (exit status, all output)."""
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: stdout and stderr are the terminal
+        os.chdir(cwd)
+        os.environ.pop("NO_COLOR", None)
+        os.environ.update({"TERM": "xterm-256color", "COLUMNS": "120", **(env or {})})
+        os.execv(sys.executable, [sys.executable, "-m", "confsite", *map(str, args)])
+    chunks = []
+    while True:
+        try:
+            data = os.read(fd, 65536)
+        except OSError:  # the child closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    return os.waitstatus_to_exitcode(status), b"".join(chunks).decode("utf-8", "replace")
+
+
+def small_project(target: Path) -> Path:
+    shutil.copytree(SMALL, target, dirs_exist_ok=True)
+    return target
+
+
+def summary_rows(stdout: str) -> dict[str, list[str]]:
+    """The source table of a build summary: first cell → the other cells."""
+    rows = {}
+    for line in stdout.splitlines():
+        cells = line.split()
+        if cells and cells[0] in ("source", "total") or (cells and "." in cells[0]):
+            rows[cells[0]] = cells[1:]
+        if line.startswith("* ") or line.startswith("site:"):
+            break
+    return rows
+
+
+# --- every command: --version, --help, usage errors ------------------------------------------
+
+
+def test_version_is_the_package_version() -> None:
+    pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    version = re.search(r'^version = "([^"]+)"$', pyproject, re.MULTILINE).group(1)
+    result = confsite("--version")
+    assert result.returncode == 0
+    assert result.stdout.strip() == f"confsite {version}"
+
+
+def test_top_level_help_lists_every_command() -> None:
+    result = confsite("--help")
+    assert result.returncode == 0
+    for command in COMMANDS:
+        assert re.search(rf"^\s+{command}\s+\S", result.stdout, re.MULTILINE), command
+    words = " ".join(result.stdout.split())
+    assert "exit status: 0 success, 1 build or check failure, 2 usage error" in words
+
+
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [
+        ("build", ["--config FILE", "--out DIR", "--base-url URL", "--strict", "--quiet"]),
+        ("serve", ["--port N", "--config FILE", "--out DIR", "--base-url URL", "--strict"]),
+        ("check", ["[DIR]"]),
+        ("init", [" DIR\n"]),
+        ("inspect", [" FILE\n", "--format NAME", "--json"]),
+    ],
+)
+def test_each_command_has_help(command: str, options: list[str]) -> None:
+    result = confsite(command, "--help")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(f"usage: confsite {command}")
+    for option in options:
+        assert option in result.stdout
+    assert "exit status: 0 success, 1 build or check failure, 2 usage error" in " ".join(
+        result.stdout.split()
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["publish"],
+        ["build", "--bogus"],
+        ["build", "--base-url", "example.org"],
+        ["serve", "--port", "70000"],
+        ["serve", "--port", "http"],
+        ["init"],
+        ["inspect"],
+        ["inspect", "seeds/trending-papers.txt", "--format", "csv"],
+        ["build", "-q", "-v"],
+    ],
+)
+def test_usage_errors_exit_2(args: list[str]) -> None:
+    result = confsite(*args, cwd=REPO)
+    assert result.returncode == 2, result.stderr
+    assert "usage: confsite" in result.stderr
+    assert result.stdout == ""
+
+
+def test_python_m_and_build_py_are_the_same_build(tmp_path: Path) -> None:
+    project = small_project(tmp_path)
+    by_module = confsite("build", "--out", "a", cwd=project)
+    by_script = subprocess.run(
+        [sys.executable, str(REPO / "build.py"), "--out", "b"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert by_module.returncode == by_script.returncode == 0, by_script.stderr
+
+    def files(folder: Path) -> dict[str, bytes]:
+        return {
+            p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in folder.rglob("*")
+            if p.is_file()
+        }
+
+    assert files(project / "a") == files(project / "b")
+    assert by_module.stderr == by_script.stderr
+
+
+# --- the build summary and problems ----------------------------------------------------------
+
+
+def test_summary_of_the_small_site(tmp_path: Path) -> None:
+    """tests/fixtures/small: session.txt holds three papers, awards.txt one untitled award
+    paper; six distinct authors (Émile Zola is spelled twice)."""
+    project = small_project(tmp_path)
+    result = confsite("build", cwd=project)
+    assert result.returncode == 0, result.stderr
+    rows = summary_rows(result.stdout)
+    assert rows["source"] == ["format", "records", "papers", "warnings"]
+    assert rows["session.txt"] == ["session-2024", "3", "3", "0"]
+    assert rows["awards.txt"] == ["awards", "1", "1", "1"]
+    assert rows["total"] == ["4", "4", "1"]
+    html_pages = len(list((project / "_site").rglob("*.html")))
+    all_files = [p for p in (project / "_site").rglob("*") if p.is_file()]
+    size = sum(p.stat().st_size for p in all_files)
+    assert f"site: {html_pages} pages, 4 papers, 6 authors" in result.stdout
+    assert f"wrote {len(all_files)} files, " in result.stdout
+    assert f"({size:,} bytes) to _site\n" in result.stdout
+    timing = re.search(r"^time: (.*); total [\d.]+ m?s$", result.stdout, re.MULTILINE)
+    assert timing is not None, result.stdout
+    phases = [part.split()[0] for part in timing.group(1).split(", ")]
+    assert phases == ["config", "read", "normalize", "site", "render", "write"]
+
+
+def test_problems_are_one_line_each_grouped_by_kind_with_file_and_line(tmp_path: Path) -> None:
+    project = small_project(tmp_path)
+    (project / "site.yaml").write_text(
+        (SMALL / "site.yaml").read_text() + "colour: blue\n", encoding="utf-8"
+    )
+    result = confsite("build", cwd=project)
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.splitlines()
+    assert lines == [
+        "config (1):",
+        "  site.yaml:10: warning: colour: unknown key "
+        "(known: title, base_url, output, overrides, content, theme_dir, sources)",
+        "untitled (1):",
+        "  awards.txt:1: warning: paper by Dee Winner has no title; shown as untitled "
+        "(set one in overrides.yaml under id 'untitled-dee-winner-045e0f')",
+    ]
+    assert summary_rows(result.stdout)["total"] == ["4", "4", "2"]
+
+
+def test_a_failed_build_exits_1_with_a_located_error(tmp_path: Path) -> None:
+    project = small_project(tmp_path)
+    (project / "awards.txt").write_bytes(b"")
+    result = confsite("build", cwd=project)
+    assert result.returncode == 1
+    assert result.stderr.strip().endswith("error: awards.txt:1: empty file: no records to read")
+    assert not (project / "_site").exists()
+
+
+def test_strict_exits_1_and_quiet_prints_errors_only(tmp_path: Path) -> None:
+    project = small_project(tmp_path)
+    quiet = confsite("build", "-q", cwd=project)
+    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
+    strict = confsite("build", "--strict", "-q", cwd=project)
+    assert strict.returncode == 1
+    assert strict.stdout == ""
+    assert strict.stderr.startswith("error: awards.txt:1: paper by Dee Winner has no title")
+
+
+def test_a_broken_theme_template_is_a_located_failure(tmp_path: Path) -> None:
+    project = small_project(tmp_path)
+    (project / "theme" / "templates").mkdir(parents=True)
+    (project / "theme" / "templates" / "paper.html").write_text(
+        '{% extends "base.html" %}\n{% block content %}\n{% if %}\n{% endblock %}\n'
+    )
+    (project / "site.yaml").write_text((SMALL / "site.yaml").read_text() + "theme_dir: theme\n")
+    result = confsite("build", cwd=project)
+    assert result.returncode == 1
+    assert re.search(r"error: \S*paper\.html:3: TemplateSyntaxError: ", result.stderr)
+
+
+def test_no_progress_or_colour_when_not_on_a_terminal(tmp_path: Path) -> None:
+    project = small_project(tmp_path)
+    result = confsite("build", cwd=project, env={"TERM": "xterm-256color"})
+    assert result.returncode == 0
+    output = result.stdout + result.stderr
+    assert "warning" in output and "render" in output
+    assert not ANSI.search(output)
+    assert "━" not in output and "\r" not in output
+
+
+def test_progress_and_colour_on_a_terminal(tmp_path: Path) -> None:
+    project = small_project(tmp_path)
+    status, output = confsite_in_pty("build", cwd=project)
+    assert status == 0, output
+    assert re.search(r"render\s+.*━", output), "no render progress bar"  # pages are written as
+    # they render, so there is no separate write bar
+    assert "\x1b[33mwarning\x1b[0m" in output
+    assert "source" in output and "awards" in output
+
+
+def test_no_colour_on_a_terminal_with_NO_COLOR(tmp_path: Path) -> None:
+    project = small_project(tmp_path)
+    status, output = confsite_in_pty("build", cwd=project, env={"NO_COLOR": "1"})
+    assert status == 0, output
+    assert "warning" in output
+    assert not re.search(r"\x1b\[[0-9;]*3[0-7]m", output), "a colour escape despite NO_COLOR"
+
+
+# --- check -------------------------------------------------------------------------------------
+
+
+def test_check_exit_codes(tmp_path: Path) -> None:
+    project = tmp_path / "site"
+    assert confsite("init", project).returncode == 0
+    assert confsite("build", "-q", cwd=project).returncode == 0
+    good = confsite("check", cwd=project)
+    assert good.returncode == 0, good.stderr
+    assert good.stdout.strip().endswith(": ok")
+    (project / "_site" / "authors" / "index.html").unlink()
+    bad = confsite("check", project / "_site")
+    assert bad.returncode == 1
+    assert "authors/index.html" in bad.stderr
+    assert confsite("check", tmp_path / "nothing-here").returncode == 1
+
+
+# --- init --------------------------------------------------------------------------------------
+
+
+def test_init_then_build_gives_a_site_that_passes_check(tmp_path: Path) -> None:
+    site = tmp_path / "mysite"
+    created = confsite("init", site)
+    assert created.returncode == 0, created.stderr
+    assert f"cd {site} && confsite serve" in created.stdout
+    for name in ("site.yaml", "overrides.yaml", "content/about.md", "dumps/example-program.md"):
+        assert (site / name).is_file(), name
+    built = confsite("build", cwd=site)
+    assert built.returncode == 0, built.stderr
+    assert built.stderr == ""  # the starter site builds without a warning
+    assert summary_rows(built.stdout)["dumps/example-program.md"] == [
+        "markdown-list",
+        "5",
+        "5",
+        "0",
+    ]
+    papers = json.loads((site / "_site" / "papers.json").read_text(encoding="utf-8"))
+    assert {paper["conference"] for paper in papers} == {"EWLS"}
+    assert (site / "_site" / "about" / "index.html").is_file()
+    checked = confsite("check", cwd=site)
+    assert checked.returncode == 0, checked.stderr + checked.stdout
+
+
+def test_the_override_example_names_a_real_paper_of_the_starter_site(tmp_path: Path) -> None:
+    """Uncommenting the example in overrides.yaml must work as it stands."""
+    site = tmp_path / "site"
+    assert confsite("init", site).returncode == 0
+    overrides = site / "overrides.yaml"
+    lines = overrides.read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if re.fullmatch(r"# [a-z0-9-]+:", line))
+    overrides.write_text("\n".join(line[2:] for line in lines[start:]) + "\n", encoding="utf-8")
+    built = confsite("build", "--strict", cwd=site)
+    assert built.returncode == 0, built.stderr
+    papers = json.loads((site / "_site" / "papers.json").read_text(encoding="utf-8"))
+    assert [p["awards"] for p in papers if p["awards"]] == [["Best Paper"]]
+
+
+def test_init_refuses_a_folder_that_is_not_empty(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    result = confsite("init", tmp_path)
+    assert result.returncode == 1
+    assert "folder is not empty" in result.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+    assert confsite("init", tmp_path / "notes.txt").returncode == 1
+
+
+def test_init_accepts_an_empty_folder(tmp_path: Path) -> None:
+    assert confsite("init", tmp_path).returncode == 0
+    assert (tmp_path / "site.yaml").is_file()
+
+
+def test_the_starter_config_explains_every_key() -> None:
+    """Every key the config schema knows is in the starter site.yaml, with a comment."""
+    text = (REPO / "src" / "confsite" / "starter" / "site.yaml").read_text()
+    for key in [*SITE_FIELDS, "sources", *SOURCE_FIELDS, "defaults", *DEFAULT_FIELDS]:
+        assert re.search(rf"^\s*# (?:- )?{key}\b", text, re.MULTILINE), key
+
+
+def test_the_readme_documents_every_config_key() -> None:
+    """A row of the README's site.yaml table per key: `key`, `sources[].key`, `defaults.key`."""
+    readme = (REPO / "README.md").read_text()
+    rows = {
+        (prefix, key)
+        for prefix, key in re.findall(r"^\| `((?:sources\[\]|defaults)\.)?(\w+)` \|", readme, re.M)
+    }
+    expected = {("", key) for key in [*SITE_FIELDS, "sources"]}
+    expected |= {("sources[].", key) for key in [*SOURCE_FIELDS, "defaults"]}
+    expected |= {("defaults.", key) for key in DEFAULT_FIELDS}
+    assert expected <= rows, expected - rows
+
+
+# --- inspect -----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def seeds_summary(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
+    """The summary table of `confsite build` of the repository's seeds."""
+    out = tmp_path_factory.mktemp("seeds-site") / "site"
+    result = confsite("build", "--out", out, cwd=REPO)
+    assert result.returncode == 0, result.stderr
+    return summary_rows(result.stdout)
+
+
+@pytest.mark.parametrize("name", sorted(SEED_FORMATS))
+def test_inspect_names_the_reader_of_each_seed(
+    name: str, seeds_summary: dict[str, list[str]]
+) -> None:
+    expected_reader, expected_records = SEED_FORMATS[name]
+    result = confsite("inspect", SEEDS / name, "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["reader"] == expected_reader and report["detected"]
+    assert [s["reader"] for s in report["scores"]][0] == expected_reader
+    assert sorted(s["reader"] for s in report["scores"]) == sorted(reader_names())
+    assert len(report["records"]) == expected_records
+    summary_format, summary_records = seeds_summary[f"seeds/{name}"][:2]
+    assert summary_format.rstrip("*") == expected_reader
+    assert int(summary_records.replace(",", "")) == len(report["records"])
+
+
+def test_inspect_table_of_the_awards_seed() -> None:
+    result = confsite("inspect", SEEDS / "iclr2022-outstanding-papers.txt", env={"COLUMNS": "200"})
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert re.match(r"\s*→ awards\s+1\.000$", lines[2])
+    header = next(i for i, line in enumerate(lines) if line.split()[:2] == ["line", "title"])
+    rows = lines[header + 1 : header + 21]
+    # The file's first award paper: "Outstanding Paper" on line 4, four authors on line 5, its
+    # abstract on line 6; the dump gives no title.
+    assert rows[0].split()[:4] == ["4-6", "(none)", "4", "1055"]
+    assert re.search(r"\s{2}Outstanding Paper\s+untitled$", rows[0])
+    assert lines[-1] == "20 records read by awards, 20 flagged (lines are the file's)"
+    assert not ANSI.search(result.stdout)
+
+
+def test_inspect_forces_a_reader_and_says_so() -> None:
+    result = confsite("inspect", SEEDS / "trending-papers.txt", "--format", "awards", "--json")
+    report = json.loads(result.stdout)
+    assert report["reader"] == "awards" and not report["detected"]
+
+
+def test_inspect_an_unrecognised_file_lists_the_scores_and_exits_1(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("shopping list\n\n- eggs\n- bread\n", encoding="utf-8")
+    result = confsite("inspect", notes)
+    assert result.returncode == 1
+    assert all(name in result.stdout for name in reader_names())
+    assert "not a recognised dump format" in result.stderr
+
+
+def test_inspect_locates_a_read_error(tmp_path: Path) -> None:
+    dump = tmp_path / "list.md"
+    dump.write_text(
+        "## A paper\n\n- Ann Author\n- abstract@[open-review\\(Poster\\)](#): Fine.\n\n"
+        "## Another paper\n\n- Bo Builder\n- abstract@broken\n",
+        encoding="utf-8",
+    )
+    result = confsite("inspect", dump)
+    assert result.returncode == 1
+    assert f"error: {dump}:9: truncated abstract line" in result.stderr
+    missing = confsite("inspect", tmp_path / "absent.txt")
+    assert missing.returncode == 1
+    assert "absent.txt: file not found" in missing.stderr

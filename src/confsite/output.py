@@ -59,29 +59,47 @@ def content_digest(data: bytes) -> str:
 
 @dataclass(frozen=True)
 class SiteFolders:
-    """The site folder and its siblings: the staging folder and replaced sites."""
+    """The site folder, its staging folder beside it, and where replaced sites go until they
+    are deleted: the project's cache when it is on the same file system (so nothing but the
+    site is left beside it), else beside the site."""
 
     out_dir: Path
+    trash: Path | None = None
 
     @property
     def staging(self) -> Path:
         return self.out_dir.with_name(f".{self.out_dir.name}.staging")
 
-    def retired(self) -> Path:
-        """A fresh name for the site a build replaces, until it is deleted."""
-        return self.out_dir.with_name(f".{self.out_dir.name}.old-{os.getpid()}-{time.time_ns()}")
-
-    def leftovers(self) -> list[Path]:
-        """Staging and replaced sites of earlier builds that were killed or are being deleted."""
-        return sorted(
-            path
-            for path in self.out_dir.parent.glob(f".{glob.escape(self.out_dir.name)}.*")
-            if path.is_dir() and (path == self.staging or path.name.startswith(self.old_prefix))
-        )
-
     @property
     def old_prefix(self) -> str:
         return f".{self.out_dir.name}.old-"
+
+    def retired(self) -> Path:
+        """A fresh name for the site a build replaces, until it is deleted."""
+        name = f"{self.old_prefix}{os.getpid()}-{time.time_ns()}"
+        trash = self._usable_trash()
+        return trash / name if trash is not None else self.out_dir.with_name(name)
+
+    def leftovers(self) -> list[Path]:
+        """Staging and replaced sites of earlier builds that were killed or are being deleted."""
+        found = [
+            path
+            for folder in (self.out_dir.parent, self.trash)
+            if folder is not None and folder.is_dir()
+            for path in folder.glob(f".{glob.escape(self.out_dir.name)}.*")
+            if path.is_dir() and (path == self.staging or path.name.startswith(self.old_prefix))
+        ]
+        return sorted(found)
+
+    def _usable_trash(self) -> Path | None:
+        if self.trash is None:
+            return None
+        try:
+            self.trash.mkdir(parents=True, exist_ok=True)
+            same_device = self.trash.stat().st_dev == self.out_dir.parent.stat().st_dev
+        except OSError:
+            return None
+        return self.trash if same_device else None
 
 
 def file_is_intact(out_dir: Path, path: str, entry: FileEntry) -> bool:
@@ -231,10 +249,12 @@ def build_lock(path: Path) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def staged_site(out_dir: Path, previous: Manifest) -> Iterator[StagingWriter]:
+def staged_site(
+    out_dir: Path, previous: Manifest, trash: Path | None = None
+) -> Iterator[StagingWriter]:
     """Stage a build: yields a writer; on normal exit the staged folder replaces `out_dir`,
     on any error it is removed and `out_dir` stays as it was."""
-    folders = SiteFolders(out_dir.absolute())
+    folders = SiteFolders(out_dir.absolute(), trash)
     try:
         folders.out_dir.parent.mkdir(parents=True, exist_ok=True)
         _clear_leftovers(folders)

@@ -253,7 +253,10 @@ def build(
         site = build_site(config, papers, content, base_url, diagnostics, threads=jobs)
         result.authors = len(site.authors)
         timer.lap("site")
-        with build_lock(cache.with_suffix(".lock")), staged_site(out_dir, previous) as writer:
+        with (
+            build_lock(cache.with_suffix(".lock")),
+            staged_site(out_dir, previous, cache.parent / "trash") as writer,
+        ):
             rendered = render_site(site, writer, fingerprint, progress, jobs)
             timer.lap("render", sum(rendered.cpu_seconds.values()))
         current = Manifest(model, rendered.files)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import gc
 import hashlib
 import io
 import multiprocessing
@@ -356,5 +357,9 @@ def _worker_pool(jobs: int) -> Iterator[Any]:
     ):
         yield _InProcessPool()
         return
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        yield pool
+    gc.freeze()  # keeps the collector from touching, and so copying, the parent's objects
+    try:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            yield pool
+    finally:
+        gc.unfreeze()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import lru_cache
 
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
@@ -54,7 +54,7 @@ _plain = LatexNodes2Text(
 )
 
 
-@cache  # titles and abstracts repeat across pages; TeX parsing is slow
+@lru_cache(maxsize=20_000)  # titles and abstracts repeat across pages
 def plain_text(text: str | None) -> str:
     """Readable plain text for places that cannot hold markup (<title>, meta tags, BibTeX notes):
     TeX rendered to Unicode, Markdown links reduced to their text."""
@@ -69,7 +69,7 @@ def plain_text(text: str | None) -> str:
     return " ".join(rendered.split())
 
 
-@cache
+@lru_cache(maxsize=100_000)  # formulas repeat across abstracts; TeX parsing is slow
 def _tex_to_text(tex: str) -> str:
     try:
         # In scraped prose "%" is a percent sign, not the start of a TeX comment.

@@ -10,6 +10,7 @@ import hashlib
 import io
 import json
 import pickle
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
@@ -26,6 +27,7 @@ from .site import Collection, SessionGroup, Site, author_url, collection_label, 
 from .texplain import plain_text, shorten
 
 UNTITLED = "Untitled paper"
+CARD_CACHE_LIMIT = 20_000
 
 
 @dataclass(frozen=True)
@@ -93,7 +95,7 @@ def page_key(salt: bytes, page: Page) -> str:
 class Views:
     def __init__(self, site: Site) -> None:
         self.site = site
-        self._cards: dict[str, dict[str, Any]] = {}
+        self._cards: OrderedDict[str, Card] = OrderedDict()
 
     # --- shared pieces -------------------------------------------------------------------
 
@@ -153,6 +155,8 @@ class Views:
                 },
             )
             self._cards[paper.id] = cached
+            if len(self._cards) > CARD_CACHE_LIMIT:  # bounds memory at archive scale
+                self._cards.popitem(last=False)
         return cached
 
     # --- pages ---------------------------------------------------------------------------

@@ -184,7 +184,7 @@ class CachedReading:
         return reads
 
     def merge(self, reads: list[SourceRead], diagnostics: Diagnostics) -> list[Paper]:
-        cache = self.cache
+        cache, self.cache = self.cache, InputCache()  # the old cache is not needed after this
         if cache.inputs_key == self.inputs_key:
             diagnostics.problems.extend(cache.problems)
             return cache.papers

@@ -22,6 +22,9 @@ from .site import Collection, SessionGroup, Site, author_url, collection_label, 
 from .texplain import plain_text, shorten
 
 UNTITLED = "Untitled paper"
+# A listing names at most this many authors of a paper; its own page names them all. Without a
+# cap, each of a paper's N authors has a page listing all N: a 5,000-author paper made 2 GB.
+LISTED_AUTHORS = 50
 
 
 @dataclass(frozen=True)
@@ -100,6 +103,8 @@ class Views:
                 "title": render_rich_line(paper.title) if paper.title else None,
                 "title_text": plain_text(paper.title) if paper.title else UNTITLED,
                 "authors": self.author_links(paper.authors),
+                "listed_authors": self.author_links(paper.authors[:LISTED_AUTHORS]),
+                "more_authors": max(0, len(paper.authors) - LISTED_AUTHORS),
                 "badges": self.badges(paper),
                 "abstract": render_abstract(paper.abstract),
                 "has_award": bool(paper.awards),

@@ -160,6 +160,25 @@ def test_no_payload_runs_in_search(
         page.wait_for_timeout(150)  # the preview is debounced
         shown += page.locator(".search-preview .search-result").count()
         found += watch.verdict(f"header preview for {query!r}")
+    # Filters chosen through the URL, each a payload; then every hostile filter option picked.
+    hostile = quote(QUERIES[1], safe="")
+    page.goto(
+        f"{hostile_url}search/index.html?q=paper&collection={hostile}&session={hostile}"
+        f"&type={hostile}&award=1"
+    )
+    expect(page.locator("#search-status")).not_to_contain_text("JavaScript")
+    found += watch.verdict("search page with hostile filters")
+    page.goto(f"{hostile_url}search/index.html?q=study")
+    expect(page.locator("#search-results .search-result").first).to_be_visible()
+    picked = 0
+    for select in ("#filter-collection", "#filter-session", "#filter-type"):
+        for value in page.locator(f"{select} option").evaluate_all("os => os.map(o => o.value)"):
+            page.select_option(select, value)
+            found += watch.verdict(f"filter {select} = {value!r}")
+            picked += 1
+        page.select_option(select, "")
     context.close()
     assert found == []
     assert shown > 20  # the payload queries did find the papers that carry them
+    assert picked > 20, "the filters offer the hostile collections and sessions"
+    print(f"{len(QUERIES)} payload queries: {shown} results shown; {picked} filter options")

@@ -391,7 +391,7 @@ def test_a_megabyte_abstract_and_five_thousand_authors(tmp_path: Path) -> None:
 
 CORRUPTIONS = {
     "nul": (b"\x00", "NUL byte"),
-    "invalid-utf8": (b"\xff", "not valid UTF-8"),
+    "invalid-utf8": (b"\xff", "not valid UTF-8 (byte 0xff at offset"),
 }
 # Every file the build reads; each is broken at its third line.
 READ_FILES = [

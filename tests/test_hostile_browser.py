@@ -39,6 +39,7 @@ QUERIES = [
     "pwned",
     "onerror",
 ]
+SCRIPTED_PAPER = "script-window-pwned-1-document-title-pwned-alert-1-script-scripted-title-in"
 WATCH_JS = """
 window.__problems = [];
 document.addEventListener('securitypolicyviolation',
@@ -121,7 +122,9 @@ def test_no_payload_runs_on_any_page(
     site = hostile_build.out_dir
     pages = html_pages(site)
     assert len(pages) == 68
-    context = browser.new_context(bypass_csp=policy == "no-csp")
+    context = browser.new_context(
+        bypass_csp=policy == "no-csp", permissions=["clipboard-read", "clipboard-write"]
+    )
     page = context.new_page()
     watch = Watch(page, hostile_url, site)
     found: list[str] = []
@@ -133,6 +136,13 @@ def test_no_payload_runs_on_any_page(
     for summary in page.locator("details.abstract summary").all():
         summary.click()
     found += watch.verdict("session page, abstracts opened")
+    # The copy button hands over the citation as the text it is, payloads and all.
+    page.goto(hostile_url + f"papers/{SCRIPTED_PAPER}/index.html")
+    page.get_by_role("button", name="Copy BibTeX").click()
+    expect(page.locator(".citation .copy-status")).to_have_text("Copied.")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert f"title = {{<script>{PAYLOAD}</script> Scripted Title In Twenty Three}}" in copied
+    found += watch.verdict("paper page, BibTeX copied")
     context.close()
     assert found == []
 

@@ -101,3 +101,72 @@ def site_url(site_build: BuildResult, request: pytest.FixtureRequest) -> str:
 
     request.addfinalizer(stop)
     return f"http://127.0.0.1:{server.server_port}/{SUBPATH}/"
+
+
+# --- Hostile input (tests/test_hostile*.py): the attack corpus, built once -------------------
+
+HOSTILE = REPO / "tests" / "fixtures" / "hostile"
+# What every payload in the hostile corpus does if it ever runs.
+PWNED_MARKERS = "window.__pwned === undefined && document.title !== 'PWNED'"
+
+
+@pytest.fixture(scope="session")
+def hostile_build(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
+    """tests/fixtures/hostile built into `<tmp>/out/site`; the project sits beside it in
+    `<tmp>/project`, so a test can see whether anything was written outside the site."""
+    top = tmp_path_factory.mktemp("hostile")
+    shutil.copytree(HOSTILE, top / "project")
+    options = BuildOptions(config_path=top / "project" / "site.yaml", out=top / "out" / "site")
+    return build(options, Diagnostics())
+
+
+# --- A strict HTML check: what the fuzz and hostile tests demand of every generated page ------
+
+VOID_ELEMENTS = frozenset("area base br col embed hr img input link meta source track wbr".split())
+
+
+def html_problems(text: str) -> list[str]:
+    """Problems an HTML parser tolerates silently but a generator must not produce: an end tag
+    that does not close the innermost open element, elements left open, a repeated attribute,
+    a repeated id, a stray `<` that the parser read as text. Empty means well formed."""
+    from html.parser import HTMLParser
+
+    problems: list[str] = []
+    stack: list[str] = []
+    ids: set[str] = set()
+
+    class Checker(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            names = [name for name, _ in attrs]
+            if len(names) != len(set(names)):
+                problems.append(f"line {self.getpos()[0]}: <{tag}> repeats an attribute")
+            for name, value in attrs:
+                if name == "id":
+                    if value in ids:
+                        problems.append(f"line {self.getpos()[0]}: id {value!r} repeated")
+                    ids.add(value or "")
+            if tag not in VOID_ELEMENTS:
+                stack.append(tag)
+
+        def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            if tag in VOID_ELEMENTS or (stack and {"math", "svg"} & set(stack)):
+                return  # `<br/>`, or a self-closed element in MathML/SVG
+            problems.append(f"line {self.getpos()[0]}: <{tag}/> is not a void element")
+
+        def handle_endtag(self, tag: str) -> None:
+            if not stack or stack[-1] != tag:
+                where = stack[-1] if stack else "nothing"
+                problems.append(f"line {self.getpos()[0]}: </{tag}> closes <{where}>")
+                return
+            stack.pop()
+
+        def handle_data(self, data: str) -> None:
+            if "<" in data and stack and stack[-1] not in ("script", "style"):
+                problems.append(f"line {self.getpos()[0]}: a raw '<' in text")
+
+    checker = Checker(convert_charrefs=False)  # so an escaped "&lt;" never looks like "<"
+    checker.feed(text)
+    checker.close()
+    if stack:
+        problems.append(f"elements left open at the end: {stack}")
+    return problems

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+
+LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 
 
 @dataclass(frozen=True, order=True)
@@ -17,6 +20,11 @@ class SourceLoc:
         if self.line is None:
             return self.path
         return f"{self.path}:{self.line}"
+
+
+def line_at(data: bytes, offset: int) -> int:
+    """The 1-based line of a byte offset, counting CRLF, lone CR and LF line ends alike."""
+    return len(LINE_BREAK.findall(data, 0, offset)) + 1
 
 
 class ConfsiteError(Exception):

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import codecs
 from dataclasses import dataclass
 from pathlib import Path
 
 from .config import SiteConfig, SourceConfig
-from .diagnostics import ConfsiteError, SourceLoc
+from .diagnostics import ConfsiteError, SourceLoc, line_at
 from .htmltext import html_to_source_text, looks_like_html
 from .readers import Reader, SourceText, reader_by_name, sniff
 from .readers.base import RawRecord
@@ -27,15 +28,17 @@ def decode_source(path: str, data: bytes) -> str:
         raise ConfsiteError(SourceLoc(path, 1), "empty file: no records to read")
     nul = data.find(b"\0")
     if nul >= 0:
-        line = data.count(b"\n", 0, nul) + 1
-        raise ConfsiteError(SourceLoc(path, line), "binary file (NUL byte): expected a text dump")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
         raise ConfsiteError(
-            SourceLoc(path, line),
-            f"not valid UTF-8 (byte 0x{data[err.start]:02x} at offset {err.start}); "
+            SourceLoc(path, line_at(data, nul)), "binary file (NUL byte): expected a text dump"
+        )
+    bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    try:
+        text = data[bom:].decode("utf-8")
+    except UnicodeDecodeError as err:
+        offset = bom + err.start  # the error's offset counts from after the BOM
+        raise ConfsiteError(
+            SourceLoc(path, line_at(data, offset)),
+            f"not valid UTF-8 (byte 0x{data[offset]:02x} at offset {offset}); "
             "re-save the dump as UTF-8",
         ) from None
     return text.replace("\r\n", "\n").replace("\r", "\n")

@@ -28,6 +28,9 @@ from .texplain import plain_text, shorten
 
 UNTITLED = "Untitled paper"
 CARD_CACHE_LIMIT = 20_000
+# A listing names at most this many authors of a paper; its own page names them all. Without a
+# cap, each of a paper's N authors has a page listing all N: a 5,000-author paper made 2 GB.
+LISTED_AUTHORS = 50
 
 
 @dataclass(frozen=True)
@@ -149,6 +152,8 @@ class Views:
                     "url": paper_url(paper),
                     "title_text": plain_text(paper.title) if paper.title else UNTITLED,
                     "authors": self.author_links(paper.authors),
+                    "listed_authors": self.author_links(paper.authors[:LISTED_AUTHORS]),
+                    "more_authors": max(0, len(paper.authors) - LISTED_AUTHORS),
                     "badges": self.badges(paper),
                     "has_award": bool(paper.awards),
                     "collection": collection_label(paper.conference, paper.year),

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import codecs
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from .diagnostics import ConfsiteError, SourceLoc
+from .diagnostics import ConfsiteError, SourceLoc, line_at
 
 KeyPath = tuple[str | int, ...]
 
@@ -41,13 +42,12 @@ def format_key_path(key_path: KeyPath) -> str:
 
 def load_yaml(path: Path, display_path: str) -> YamlDocument:
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        data = path.read_bytes()
     except FileNotFoundError:
         raise ConfsiteError(display_path, "file not found") from None
-    except UnicodeDecodeError as err:
-        raise ConfsiteError(display_path, f"not valid UTF-8 ({err.reason})") from None
     except OSError as err:
         raise ConfsiteError(display_path, f"cannot read: {err.strerror}") from None
+    text = _decode(display_path, data)
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as err:
@@ -55,11 +55,37 @@ def load_yaml(path: Path, display_path: str) -> YamlDocument:
         line = mark.line + 1 if mark else None
         problem = err.problem or err.context or "invalid YAML"
         raise ConfsiteError(SourceLoc(display_path, line), f"invalid YAML: {problem}") from None
+    except yaml.reader.ReaderError as err:
+        # A control character YAML does not allow; the reader knows only its offset.
+        before = text[: err.position].encode("utf-8")
+        raise ConfsiteError(
+            SourceLoc(display_path, line_at(before, len(before))),
+            f"invalid YAML: control character U+{err.character:04X} is not allowed",
+        ) from None
     except yaml.YAMLError as err:
-        raise ConfsiteError(display_path, f"invalid YAML: {err}") from None
+        first = (str(err).splitlines() or ["invalid YAML"])[0]
+        raise ConfsiteError(display_path, f"invalid YAML: {first}") from None
     lines: dict[KeyPath, int] = {}
     data = _construct(node, (), lines, display_path) if node is not None else None
     return YamlDocument(display_path, data, lines)
+
+
+def _decode(display_path: str, data: bytes) -> str:
+    """UTF-8 text (a BOM is dropped); a NUL byte or invalid UTF-8 is an error naming its line."""
+    nul = data.find(b"\0")
+    if nul >= 0:
+        loc = SourceLoc(display_path, line_at(data, nul))
+        raise ConfsiteError(loc, "NUL byte: expected a YAML text file")
+    bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    try:
+        return data[bom:].decode("utf-8")
+    except UnicodeDecodeError as err:
+        offset = bom + err.start  # the error's offset counts from after the BOM
+        raise ConfsiteError(
+            SourceLoc(display_path, line_at(data, offset)),
+            f"not valid UTF-8 (byte 0x{data[offset]:02x} at offset {offset}); "
+            "re-save the file as UTF-8",
+        ) from None
 
 
 def _construct(node: yaml.Node, key_path: KeyPath, lines: dict[KeyPath, int], path: str) -> Any:

@@ -37,6 +37,12 @@ def port_argument(value: str) -> int:
     return port
 
 
+def positive_int(value: str) -> int:
+    if not value.isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1; got {value!r}")
+    return int(value)
+
+
 def add_build_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--config",
@@ -63,6 +69,14 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
         "--strict",
         action="store_true",
         help="treat warnings (untitled papers, conflicts, ...) as errors",
+    )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=positive_int,
+        metavar="N",
+        default=None,
+        help="processes that render pages (default: one per CPU core)",
     )
     verbosity = parser.add_mutually_exclusive_group()
     verbosity.add_argument("-q", "--quiet", action="store_true", help="print errors only")
@@ -164,7 +178,7 @@ def run_build(args: argparse.Namespace) -> int:
     from .summary import print_summary
 
     diagnostics = Diagnostics(strict=args.strict)
-    options = BuildOptions(args.config, args.out, args.base_url, args.strict)
+    options = BuildOptions(args.config, args.out, args.base_url, args.strict, args.jobs)
     try:
         result = build(options, diagnostics, progress_for(sys.stderr, args.quiet))
     except (ConfsiteError, TemplateError) as err:

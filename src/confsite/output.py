@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
-import errno
 import fcntl
 import glob
 import hashlib
@@ -272,8 +271,8 @@ def staged_site(
 
 
 def _write_error(err: OSError, out_dir: Path) -> ConfsiteError:
-    where = err.filename or out_dir
-    reason = err.strerror or str(err)
-    if err.errno == errno.ENOSPC:
-        reason = "no space left on the device; the previous site is unchanged"
-    return ConfsiteError(str(where), f"cannot write the site: {reason}")
+    """Named by the output folder, not by a file inside the staging folder nobody sees."""
+    where = err.filename
+    if where is None or SiteFolders(out_dir.absolute()).staging.as_posix() in str(where):
+        where = out_dir
+    return ConfsiteError(str(where), f"cannot write the site: {err.strerror or err}")

@@ -58,8 +58,9 @@ def tree_pss(process: psutil.Process) -> int:
     return total
 
 
-def measure(command: list[str], cwd: Path | None = None) -> dict:
-    """Run a command; wall time, CPU time of it and its waited-for descendants, peak PSS."""
+def measure(command: list[str], cwd: Path | None = None, timeout: float | None = None) -> dict:
+    """Run a command; wall time, CPU time of it and its waited-for descendants, peak PSS.
+    Past `timeout` seconds the command is killed and the run marked as timed out."""
     started = time.perf_counter()
     child = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     watched = psutil.Process(child.pid)
@@ -77,12 +78,26 @@ def measure(command: list[str], cwd: Path | None = None) -> dict:
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
+    killer = threading.Timer(timeout, child.kill) if timeout else None
+    if killer:
+        killer.start()
     _, status, usage = os.wait4(child.pid, 0)
+    timed_out = killer is not None and not killer.is_alive() and status != 0
+    if killer:
+        killer.cancel()
     wall = time.perf_counter() - started
     done.set()
     sampler.join()
     stdout, stderr = child.stdout.read(), child.stderr.read()
     child.returncode = os.waitstatus_to_exitcode(status)
+    if timed_out:
+        return {
+            "wall": wall,
+            "cpu": usage.ru_utime + usage.ru_stime,
+            "peak_bytes": peak,
+            "stdout": "",
+            "timed_out": True,
+        }
     if child.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed:\n{stderr.decode()[-3000:]}")
     return {
@@ -90,6 +105,7 @@ def measure(command: list[str], cwd: Path | None = None) -> dict:
         "cpu": usage.ru_utime + usage.ru_stime,
         "peak_bytes": peak,
         "stdout": stdout.decode(),
+        "timed_out": False,
     }
 
 
@@ -117,7 +133,7 @@ def change_one_abstract(folder: Path) -> str:
     return dump.name
 
 
-def mkdocs_build(site: Path, folder: Path) -> dict | None:
+def mkdocs_build(site: Path, folder: Path, timeout: float) -> dict | None:
     """The same papers as one Markdown page each, built by MkDocs with its search plugin."""
     if shutil.which("mkdocs") is None:
         return None
@@ -133,14 +149,14 @@ def mkdocs_build(site: Path, folder: Path) -> dict | None:
     (folder / "mkdocs.yml").write_text(
         "site_name: Proceedings\nplugins:\n  - search\n", encoding="utf-8"
     )
-    run = measure(["mkdocs", "build", "-q", "-d", str(folder / "site")], cwd=folder)
+    run = measure(["mkdocs", "build", "-q", "-d", str(folder / "site")], folder, timeout)
     run.pop("stdout")
     index = folder / "site" / "search" / "search_index.json"
     run["search_index_bytes"] = index.stat().st_size if index.exists() else None
     return run
 
 
-def bench_size(count: int, work: Path, with_mkdocs: bool) -> dict:
+def bench_size(count: int, work: Path, with_mkdocs: bool, mkdocs_timeout: float) -> dict:
     folder = work / f"corpus-{count}"
     shutil.rmtree(folder, ignore_errors=True)
     config = write_corpus(count, folder)
@@ -157,7 +173,7 @@ def bench_size(count: int, work: Path, with_mkdocs: bool) -> dict:
     report["one_abstract"] = confsite_build(config, out)
     report["one_abstract"]["files_rewritten"] = _rewritten(states, file_states(out))
     if with_mkdocs:
-        report["mkdocs"] = mkdocs_build(out, work / f"mkdocs-{count}")
+        report["mkdocs"] = mkdocs_build(out, work / f"mkdocs-{count}", mkdocs_timeout)
     shutil.rmtree(folder, ignore_errors=True)
     shutil.rmtree(work / f"mkdocs-{count}", ignore_errors=True)
     return report
@@ -185,12 +201,15 @@ def table(reports: list[dict]) -> str:
             for p in PHASES
         )
         mk = r.get("mkdocs")
-        mk_cells = (
-            f"{mk['wall']:.1f} s / {mk['peak_bytes'] / 2**20:,.0f} MiB | "
-            f"{mk['wall'] / full['wall']:.1f}×"
-            if mk
-            else "– | –"
-        )
+        if not mk:
+            mk_cells = "– | –"
+        elif mk["timed_out"]:
+            mk_cells = f"unfinished after {mk['wall']:.0f} s | > {mk['wall'] / full['wall']:.0f}×"
+        else:
+            mk_cells = (
+                f"{mk['wall']:.1f} s / {mk['peak_bytes'] / 2**20:,.0f} MiB | "
+                f"{mk['wall'] / full['wall']:.1f}×"
+            )
         noop, one = r["noop"], r["one_abstract"]
         lines.append(
             f"| {r['papers']:,} | {full['wall']:.1f} / {full['cpu']:.1f} s | {phases} | "
@@ -210,13 +229,17 @@ def main() -> None:
     parser.add_argument(
         "--mkdocs-up-to", type=int, default=100000, help="largest size MkDocs also builds"
     )
+    parser.add_argument(
+        "--mkdocs-timeout", type=float, default=900, help="seconds before MkDocs is stopped"
+    )
     parser.add_argument("--work", type=Path, default=Path("/tmp/confsite-bench"))
     parser.add_argument("--json", type=Path, default=RESULTS / "run.json")
     args = parser.parse_args()
     reports = []
     for count in args.sizes:
         print(f"{count:,} papers ...", file=sys.stderr, flush=True)
-        reports.append(bench_size(count, args.work, count <= args.mkdocs_up_to))
+        with_mkdocs = count <= args.mkdocs_up_to
+        reports.append(bench_size(count, args.work, with_mkdocs, args.mkdocs_timeout))
         print(table(reports[-1:]), file=sys.stderr, flush=True)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     environment = {"cpus": os.cpu_count(), "python": sys.version.split()[0]}

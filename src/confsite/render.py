@@ -264,10 +264,12 @@ def build_fingerprint(theme_dir: Path | None) -> bytes:
     folders = [PACKAGE_ROOT, BUILTIN_TEMPLATES, BUILTIN_STATIC]
     if theme_dir is not None:
         folders.append(theme_dir)
-    for folder in folders:
+    for number, folder in enumerate(folders):
         for path in sorted(folder.rglob("*")):
             if path.is_file() and "__pycache__" not in path.parts:
-                hasher.update(path.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+                # relative: where confsite or the theme lies does not count
+                name = f"{number}/{path.relative_to(folder).as_posix()}"
+                hasher.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     hasher.update(lunr_js())
     return hasher.digest()
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -37,15 +39,45 @@ def raw_lines(key: str) -> list[str]:
     return (SEEDS / SEED_FILES[key]).read_text(encoding="utf-8").split("\n")
 
 
+def copy_seeds_project(target: Path) -> Path:
+    """A copy of the project as the repository has it (site.yaml, overrides, seeds, content)
+    in `target`; returns `target`."""
+    target.mkdir(parents=True, exist_ok=True)
+    for name in ("site.yaml", "overrides.yaml"):
+        shutil.copy(REPO / name, target / name)
+    for folder in ("seeds", "content"):
+        shutil.copytree(REPO / folder, target / folder)
+    return target
+
+
+@contextlib.contextmanager
+def serving(folder: Path, name: str) -> Iterator[int]:
+    """`folder` served by Python's http.server on loopback while the block runs; its port."""
+    import threading
+    from functools import partial
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    class QuietHandler(SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    handler = partial(QuietHandler, directory=str(folder))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, name=name, daemon=True)
+    thread.start()
+    try:
+        yield server.server_port
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
 @pytest.fixture(scope="session")
 def seeds_build(tmp_path_factory: pytest.TempPathFactory) -> BuildResult:
-    """The project as the repository has it (site.yaml, overrides, seeds, content), built once
-    into `<tmp>/served/proceedings/` so the browser tests can serve it under a sub-path."""
-    project = tmp_path_factory.mktemp("project")
-    for name in ("site.yaml", "overrides.yaml"):
-        shutil.copy(REPO / name, project / name)
-    for folder in ("seeds", "content"):
-        shutil.copytree(REPO / folder, project / folder)
+    """The project as the repository has it, built once into `<tmp>/served/proceedings/` so
+    the browser tests can serve it under a sub-path."""
+    project = copy_seeds_project(tmp_path_factory.mktemp("project"))
     served = tmp_path_factory.mktemp("served")
     options = BuildOptions(config_path=project / "site.yaml", out=served / SUBPATH)
     return build(options, Diagnostics())
@@ -78,29 +110,11 @@ def site_build(seeds_build: BuildResult) -> BuildResult:
 
 
 @pytest.fixture(scope="session")
-def site_url(site_build: BuildResult, request: pytest.FixtureRequest) -> str:
-    """site_build served by Python's http.server on loopback, under a sub-path; the URL of the
-    site's root, ending in `/`."""
-    import threading
-    from functools import partial
-    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-
-    class QuietHandler(SimpleHTTPRequestHandler):
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-    handler = partial(QuietHandler, directory=str(site_build.out_dir.parent))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
-    thread.start()
-
-    def stop() -> None:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
-
-    request.addfinalizer(stop)
-    return f"http://127.0.0.1:{server.server_port}/{SUBPATH}/"
+def site_url(site_build: BuildResult) -> Iterator[str]:
+    """site_build served on loopback, under a sub-path; the URL of the site's root, ending
+    in `/`."""
+    with serving(site_build.out_dir.parent, "site-server") as port:
+        yield f"http://127.0.0.1:{port}/{SUBPATH}/"
 
 
 # --- Hostile input (tests/test_hostile*.py): the attack corpus, built once -------------------

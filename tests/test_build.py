@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO, SEEDS
+from conftest import REPO, copy_seeds_project
 
 PAPER_KEYS = {
     "id", "title", "authors", "abstract", "sessions", "presentation", "decision", "awards",
@@ -20,10 +20,8 @@ PAPER_KEYS = {
 
 
 def copy_project(target: Path) -> Path:
-    for name in ("site.yaml", "overrides.yaml", "build.py"):
-        shutil.copy(REPO / name, target / name)
-    shutil.copytree(SEEDS, target / "seeds")
-    shutil.copytree(REPO / "content", target / "content")
+    copy_seeds_project(target)
+    shutil.copy(REPO / "build.py", target / "build.py")
     return target
 
 

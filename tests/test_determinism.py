@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import HOSTILE, REPO
+from conftest import HOSTILE, copy_seeds_project
 
 ENVIRONMENTS = {
     "utf8": {"PYTHONHASHSEED": "1", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8", "TZ": "UTC"},
@@ -52,15 +52,6 @@ def build_in(project: Path, out: str, env: dict[str, str]) -> str:
     )
     assert result.returncode == 0, result.stderr.decode("utf-8", "replace")
     return tree_hash(project / out)
-
-
-def copy_seeds_project(target: Path) -> Path:
-    target.mkdir()
-    for name in ("site.yaml", "overrides.yaml"):
-        shutil.copy(REPO / name, target / name)
-    for folder in ("seeds", "content"):
-        shutil.copytree(REPO / folder, target / folder)
-    return target
 
 
 @pytest.mark.parametrize("corpus", ["seeds", "hostile"])

@@ -10,15 +10,12 @@ bypassed, so escaping alone is shown to hold (the policy is a second wall, not t
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterator
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 import pytest
-from conftest import PWNED_MARKERS
+from conftest import PWNED_MARKERS, serving
 from playwright.sync_api import Browser, Page, expect
 
 from confsite.pipeline import BuildResult
@@ -50,19 +47,8 @@ document.addEventListener('securitypolicyviolation',
 @pytest.fixture(scope="module")
 def hostile_url(hostile_build: BuildResult) -> Iterator[str]:
     """The hostile build served on loopback, under a sub-path like a real deployment."""
-
-    class QuietHandler(SimpleHTTPRequestHandler):
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-    handler = partial(QuietHandler, directory=str(hostile_build.out_dir.parent))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, name="hostile-server", daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/{hostile_build.out_dir.name}/"
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=5)
+    with serving(hostile_build.out_dir.parent, "hostile-server") as port:
+        yield f"http://127.0.0.1:{port}/{hostile_build.out_dir.name}/"
 
 
 class Watch:

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO, SEEDS
+from conftest import REPO, copy_seeds_project
 from test_build import tree_digest
 
 import confsite.manifest
@@ -24,12 +24,7 @@ EDITED_ID = "mid-vision-feedback"
 
 
 def make_project(folder: Path) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    for name in ("site.yaml", "overrides.yaml"):
-        shutil.copy(REPO / name, folder / name)
-    shutil.copytree(SEEDS, folder / "seeds")
-    shutil.copytree(REPO / "content", folder / "content")
-    return folder / "site.yaml"
+    return copy_seeds_project(folder) / "site.yaml"
 
 
 def run(config: Path, out: Path, jobs: int = 2) -> BuildResult:

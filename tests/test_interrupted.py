@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import copy_seeds_project
 
 # Kill points as fractions of a measured full build: reading, modelling, rendering, writing.
 KILL_FRACTIONS = (0.05, 0.2, 0.4, 0.6, 0.8, 0.95)
@@ -65,13 +65,7 @@ def kill(process: subprocess.Popen[str]) -> bool:
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    project = tmp_path_factory.mktemp("interrupted") / "project"
-    project.mkdir()
-    for name in ("site.yaml", "overrides.yaml"):
-        shutil.copy(REPO / name, project / name)
-    for folder in ("seeds", "content"):
-        shutil.copytree(REPO / folder, project / folder)
-    return project
+    return copy_seeds_project(tmp_path_factory.mktemp("interrupted") / "project")
 
 
 def change_input(project: Path, round_number: int) -> None:

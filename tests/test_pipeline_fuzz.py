@@ -104,16 +104,19 @@ def paper_specs(draw: st.DrawFn, first_number: int, count: int) -> list[PaperSpe
 # --- one writer per format: the dump text for a list of papers ---------------------------------
 
 
+def program_fields(spec: PaperSpec, extra: str) -> list[str]:
+    """A session page's author line and abstract (then any junk), each followed by a blank."""
+    lines = [" · ".join(spec.authors), ""] if spec.authors else []
+    if spec.abstract:
+        lines += [spec.abstract, ""] + ([extra, ""] if extra else [])
+    return lines
+
+
 def session_2023(specs: list[PaperSpec], junk: list[str]) -> str:
     lines = ["Poster Session 3", ""]
     for spec, extra in zip(specs, junk, strict=True):
         lines += ["In-Person Poster presentation / poster accept", spec.title, ""]
-        if spec.authors:
-            lines += [" · ".join(spec.authors), ""]
-        if spec.abstract:
-            lines += [spec.abstract, ""]
-            if extra:
-                lines += [extra, ""]
+        lines += program_fields(spec, extra)
     return "\n".join(lines)
 
 
@@ -127,12 +130,7 @@ def session_2024(specs: list[PaperSpec], junk: list[str]) -> str:
         if not previous_has_fields or index % 2:
             lines.append("Spotlight Poster")
         lines += [spec.title, ""]
-        if spec.authors:
-            lines += [" · ".join(spec.authors), ""]
-        if spec.abstract:
-            lines += [spec.abstract, ""]
-            if extra:
-                lines += [extra, ""]
+        lines += program_fields(spec, extra)
         previous_has_fields = bool(spec.authors or spec.abstract)
     return "\n".join(lines)
 

@@ -203,12 +203,18 @@ def _clear_leftovers(folders: SiteFolders) -> None:
         shutil.rmtree(folders.staging)
 
 
+def fork_is_safe() -> bool:
+    """Forking copies only the calling thread: a lock another thread held at that moment stays
+    locked forever in the child. So a process with other threads (`confsite serve`) never forks."""
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
 def remove_in_background(folder: Path) -> None:
     """Delete a replaced site from a detached process. Unlinking tens of thousands of entries
     takes seconds on some disks, and the build is done once the new site is in place; a folder
-    left by an interrupted deletion is cleared by the next build. A process with other threads
-    (`confsite serve`) is not forked; it deletes from a thread instead."""
-    if not hasattr(os, "fork") or threading.active_count() > 1:
+    left by an interrupted deletion is cleared by the next build. Where forking is not safe,
+    a thread deletes it instead."""
+    if not fork_is_safe():
         threading.Thread(target=shutil.rmtree, args=(folder, True), daemon=True).start()
         return
     child = os.fork()

@@ -111,15 +111,9 @@ def report_gaps(papers: list[Paper], reads: list[SourceRead], diagnostics: Diagn
             diagnostics.warn("no-abstract", paper.loc, f"paper {paper.id!r} has no abstract")
 
 
-def read_sources(config: SiteConfig) -> list[SourceRead]:
-    return [read_source(config, source) for source in config.sources]
-
-
-def source_entries(reads: list[SourceRead]) -> list[tuple[Entry, ...]]:
-    return [
-        tuple(make_entry(record, read.config, index) for record in read.records)
-        for index, read in enumerate(reads)
-    ]
+def normalize_source(read: SourceRead, index: int) -> tuple[Entry, ...]:
+    """The records of the `index`-th source as entries (the index orders sources in merging)."""
+    return tuple(make_entry(record, read.config, index) for record in read.records)
 
 
 def merge_sources(
@@ -142,8 +136,9 @@ def merge_sources(
 def load_papers(
     config: SiteConfig, diagnostics: Diagnostics
 ) -> tuple[list[SourceRead], list[Paper]]:
-    reads = read_sources(config)
-    return reads, merge_sources(config, reads, source_entries(reads), diagnostics)
+    reads = [read_source(config, source) for source in config.sources]
+    entries = [normalize_source(read, index) for index, read in enumerate(reads)]
+    return reads, merge_sources(config, reads, entries, diagnostics)
 
 
 def _file_bytes(path: Path) -> bytes | None:
@@ -168,15 +163,15 @@ class CachedReading:
         located = dataclasses.replace(config, config_path="", root=Path())
         overrides_bytes = _file_bytes(overrides[0]) if overrides else None
         self.inputs_key = digest(fingerprint, located, self.keys, overrides_bytes)
-        self.fresh: dict[int, SourceRead] = {}
+        self.fresh: set[int] = set()  # sources read anew, not taken from the cache
 
     def read(self) -> list[SourceRead]:
         reads = []
         for index, (source, key) in enumerate(zip(self.config.sources, self.keys, strict=True)):
             hit = self.cache.sources.get(key)
             if hit is None:
-                self.fresh[index] = read_source(self.config, source)
-                reads.append(self.fresh[index])
+                self.fresh.add(index)
+                reads.append(read_source(self.config, source))
             else:
                 reads.append(
                     SourceRead(source, reader_by_name(hit.reader), hit.detected, hit.records)
@@ -189,9 +184,7 @@ class CachedReading:
             diagnostics.problems.extend(cache.problems)
             return cache.papers
         entries = [
-            tuple(make_entry(record, read.config, index) for record in read.records)
-            if index in self.fresh
-            else cache.sources[key].entries
+            normalize_source(read, index) if index in self.fresh else cache.sources[key].entries
             for index, (read, key) in enumerate(zip(reads, self.keys, strict=True))
         ]
         already = len(diagnostics.problems)

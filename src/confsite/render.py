@@ -8,7 +8,6 @@ import gc
 import hashlib
 import io
 import multiprocessing
-import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
@@ -33,7 +32,7 @@ from .config import SiteConfig
 from .diagnostics import ConfsiteError
 from .export import papers_json
 from .manifest import FileEntry
-from .output import StagingWriter
+from .output import StagingWriter, fork_is_safe
 from .progress import SILENT, Progress
 from .search import search_files
 from .site import Site, paper_url
@@ -350,13 +349,8 @@ class _InProcessPool:
 @contextlib.contextmanager
 def _worker_pool(jobs: int) -> Iterator[Any]:
     """Worker processes forked from this one (so they share the site model without copying
-    it), or this process alone. A process with other threads (`confsite serve`) is not
-    forked: a thread holding a lock at the fork would leave it locked forever in the child."""
-    if (
-        jobs <= 1
-        or threading.active_count() > 1
-        or "fork" not in multiprocessing.get_all_start_methods()
-    ):
+    it), or this process alone where there is one job or forking is not safe."""
+    if jobs <= 1 or not fork_is_safe():
         yield _InProcessPool()
         return
     gc.freeze()  # keeps the collector from touching, and so copying, the parent's objects

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import codecs
 from dataclasses import dataclass
 from pathlib import Path
 
 from .config import SiteConfig, SourceConfig
-from .diagnostics import ConfsiteError, SourceLoc, line_at
+from .diagnostics import ConfsiteError, SourceLoc
 from .htmltext import html_to_source_text, looks_like_html
 from .readers import Reader, SourceText, reader_by_name, sniff
 from .readers.base import RawRecord
+from .textbytes import decode_utf8
 
 MAX_SOURCE_BYTES = 256 * 1024 * 1024
 
@@ -26,21 +26,7 @@ class SourceRead:
 def decode_source(path: str, data: bytes) -> str:
     if not data.strip():
         raise ConfsiteError(SourceLoc(path, 1), "empty file: no records to read")
-    nul = data.find(b"\0")
-    if nul >= 0:
-        raise ConfsiteError(
-            SourceLoc(path, line_at(data, nul)), "binary file (NUL byte): expected a text dump"
-        )
-    bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
-    try:
-        text = data[bom:].decode("utf-8")
-    except UnicodeDecodeError as err:
-        offset = bom + err.start  # the error's offset counts from after the BOM
-        raise ConfsiteError(
-            SourceLoc(path, line_at(data, offset)),
-            f"not valid UTF-8 (byte 0x{data[offset]:02x} at offset {offset}); "
-            "re-save the dump as UTF-8",
-        ) from None
+    text = decode_utf8(path, data, "binary file (NUL byte): expected a text dump", "dump")
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 

@@ -145,14 +145,15 @@ class Views:
         """What a paper listing shows of a paper; built once per paper."""
         cached = self._cards.get(paper.id)
         if cached is None:
+            authors = self.author_links(paper.authors)
             cached = Card(
                 paper,
                 {
                     "id": paper.id,
                     "url": paper_url(paper),
                     "title_text": plain_text(paper.title) if paper.title else UNTITLED,
-                    "authors": self.author_links(paper.authors),
-                    "listed_authors": self.author_links(paper.authors[:LISTED_AUTHORS]),
+                    "authors": authors,
+                    "listed_authors": authors[:LISTED_AUTHORS],
                     "more_authors": max(0, len(paper.authors) - LISTED_AUTHORS),
                     "badges": self.badges(paper),
                     "has_award": bool(paper.awards),
@@ -183,9 +184,6 @@ class Views:
         makers += [partial(self.author, a) for a in site.authors]
         makers += [partial(self.content, c) for c in site.content_pages]
         return makers
-
-    def pages(self) -> list[Page]:
-        return [make() for make in self.page_makers()]
 
     def home(self) -> Page:
         site = self.site

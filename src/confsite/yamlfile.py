@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import codecs
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -10,6 +9,7 @@ from typing import Any
 import yaml
 
 from .diagnostics import ConfsiteError, SourceLoc, line_at
+from .textbytes import decode_utf8
 
 KeyPath = tuple[str | int, ...]
 
@@ -47,7 +47,7 @@ def load_yaml(path: Path, display_path: str) -> YamlDocument:
         raise ConfsiteError(display_path, "file not found") from None
     except OSError as err:
         raise ConfsiteError(display_path, f"cannot read: {err.strerror}") from None
-    text = _decode(display_path, data)
+    text = decode_utf8(display_path, data, "NUL byte: expected a YAML text file", "file")
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as err:
@@ -68,24 +68,6 @@ def load_yaml(path: Path, display_path: str) -> YamlDocument:
     lines: dict[KeyPath, int] = {}
     data = _construct(node, (), lines, display_path) if node is not None else None
     return YamlDocument(display_path, data, lines)
-
-
-def _decode(display_path: str, data: bytes) -> str:
-    """UTF-8 text (a BOM is dropped); a NUL byte or invalid UTF-8 is an error naming its line."""
-    nul = data.find(b"\0")
-    if nul >= 0:
-        loc = SourceLoc(display_path, line_at(data, nul))
-        raise ConfsiteError(loc, "NUL byte: expected a YAML text file")
-    bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
-    try:
-        return data[bom:].decode("utf-8")
-    except UnicodeDecodeError as err:
-        offset = bom + err.start  # the error's offset counts from after the BOM
-        raise ConfsiteError(
-            SourceLoc(display_path, line_at(data, offset)),
-            f"not valid UTF-8 (byte 0x{data[offset]:02x} at offset {offset}); "
-            "re-save the file as UTF-8",
-        ) from None
 
 
 def _construct(node: yaml.Node, key_path: KeyPath, lines: dict[KeyPath, int], path: str) -> Any:

@@ -1,36 +1,72 @@
 """Related papers from text similarity: TF-IDF vectors of title and abstract, cosine nearest.
 
-Titles count twice; English stop words are dropped; term frequencies are sublinear. For each
-paper the most similar others above a floor are kept. Ties break by id, so output is stable.
+The terms are the search index's (lunr's stop words and Porter stemmer), counted once for both.
+Titles count twice; term frequencies are sublinear (1 + ln tf) and inverse document frequencies
+smoothed, as scikit-learn's TfidfVectorizer makes them. Terms in more than MAX_DOCUMENT_SHARE
+of the papers are left out: they say little about a paper, and the top-n product's cost grows
+with the square of a term's document count (at 100,000 papers they were nearly all of it).
+For each paper the most similar others above a floor are kept. Ties break by id, so output
+is stable.
 """
 
 from __future__ import annotations
 
-from .records import Paper
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from scipy.sparse import csr_matrix
 
 RELATED_COUNT = 5
 MIN_SIMILARITY = 0.08
+MAX_DOCUMENT_SHARE = 0.3
+MIN_PAPERS_FOR_SHARE = 200  # below this, no term is frequent enough to mean nothing
 # Candidates asked of the top-n product beyond the ones kept: self, plus room for ties at the
 # cut, which are then broken by id rather than by the order the product found them in.
 EXTRA_CANDIDATES = 5
 
+PaperTerms = tuple[Counter[str], Counter[str]]  # a title's and an abstract's term frequencies
 
-def related_papers(papers: tuple[Paper, ...], threads: int = 1) -> dict[str, tuple[str, ...]]:
-    if len(papers) < 2:
-        return {paper.id: () for paper in papers}
-    # Imported here: scikit-learn takes a second to import, which a no-op rebuild never needs.
+
+def tfidf_matrix(terms: Sequence[PaperTerms]) -> csr_matrix:
+    """One L2-normalized row per paper, one column per term."""
+    # Imported here, as below: a rebuild with nothing to do never needs them.
     import numpy as np
-    from sklearn.feature_extraction.text import TfidfVectorizer
+    from scipy.sparse import csr_matrix
+
+    vocabulary: dict[str, int] = {}
+    indptr, indices, counts = [0], [], []
+    for title, abstract in terms:
+        row = Counter(abstract)
+        for term, count in title.items():
+            row[term] += 2 * count
+        indices += [vocabulary.setdefault(term, len(vocabulary)) for term in row]
+        counts += row.values()
+        indptr.append(len(indices))
+    papers = len(terms)
+    columns = np.asarray(indices, dtype=np.int32)
+    document_counts = np.bincount(columns, minlength=len(vocabulary))
+    idf = np.log((1 + papers) / (1 + document_counts)) + 1
+    weights = (1 + np.log(np.asarray(counts, dtype=np.float64))) * idf[columns]
+    if papers >= MIN_PAPERS_FOR_SHARE:
+        weights[document_counts[columns] > MAX_DOCUMENT_SHARE * papers] = 0
+    matrix = csr_matrix((weights, columns, np.asarray(indptr)), shape=(papers, len(vocabulary)))
+    matrix.eliminate_zeros()
+    norms = np.sqrt(np.asarray(matrix.multiply(matrix).sum(axis=1)).ravel())
+    norms[norms == 0] = 1
+    return csr_matrix(matrix.multiply(1 / norms[:, None]))
+
+
+def related_papers(
+    ids: Sequence[str], terms: Sequence[PaperTerms], threads: int = 1
+) -> dict[str, tuple[str, ...]]:
+    """For each paper id, the ids of the most similar other papers, most similar first."""
     from sparse_dot_topn import sp_matmul_topn
 
-    texts = [f"{p.title or ''} {p.title or ''} {p.abstract or ''}" for p in papers]
-    vectorizer = TfidfVectorizer(
-        stop_words="english", sublinear_tf=True, min_df=1, dtype=np.float64
-    )
-    try:
-        matrix = vectorizer.fit_transform(texts).tocsr()
-    except ValueError:  # every text empty or stop words only
-        return {paper.id: () for paper in papers}
+    matrix = tfidf_matrix(terms)
+    if len(ids) < 2 or matrix.nnz == 0:
+        return {paper_id: () for paper_id in ids}
     # Only the best few per row are ever materialised, so memory stays linear in the papers.
     nearest = sp_matmul_topn(
         matrix,
@@ -39,7 +75,6 @@ def related_papers(papers: tuple[Paper, ...], threads: int = 1) -> dict[str, tup
         threshold=MIN_SIMILARITY,
         n_threads=threads,
     )
-    ids = [paper.id for paper in papers]
     result: dict[str, tuple[str, ...]] = {}
     for row, paper_id in enumerate(ids):
         start, end = nearest.indptr[row], nearest.indptr[row + 1]

@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import ctypes
+import ctypes.util
 import gc
 import hashlib
 import io
 import multiprocessing
+import os
+import signal
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape as xml_escape
@@ -24,7 +30,7 @@ from jinja2 import (
     pass_context,
     select_autoescape,
 )
-from jinja2.runtime import Context
+from jinja2.runtime import Context, Macro
 from markupsafe import Markup
 
 from .citation import bibtex_entry
@@ -43,9 +49,16 @@ PROJECT_ROOT = PACKAGE_ROOT.parent.parent
 BUILTIN_TEMPLATES = PROJECT_ROOT / "templates"
 BUILTIN_STATIC = PROJECT_ROOT / "static"
 LUNR_JS = PROJECT_ROOT / "node_modules" / "lunr" / "lunr.js"
+PR_SET_PDEATHSIG = 1  # Linux prctl option: a signal for this process when its parent dies
 PAGES_PER_CHUNK = 100  # small enough to keep both workers busy to the end
 MAX_CHUNKS = 400
 MEMOIZED_MACRO_LIMIT = 30_000  # rendered cards kept per process; bounds memory at scale
+# Macros of the partials that every template can call without importing them.
+PARTIAL_MACROS = (
+    ("partials/paper_card.html", "paper_title"),
+    ("partials/authors.html", "author_list"),
+    ("partials/badges.html", "badges"),
+)
 
 
 def lunr_js() -> bytes:
@@ -69,29 +82,49 @@ def link(context: Context, url: str) -> str:
     return context["root"] + url
 
 
-def memoized_macro(environment: Environment, template: str, name: str) -> Callable:
-    """A template macro as a global that renders each (paper, page depth, options) once.
+class PartialModules:
+    """The partial templates made into modules once per page depth, not once per page (as an
+    import `with context` would): their links are relative, so depend on the depth alone."""
 
-    A paper's card appears on its session, author and related pages; rendering it once per
-    depth instead of once per appearance more than halved the render phase. The macro still
-    comes from the (theme-overridable) template."""
-    cache: OrderedDict[tuple, Markup] = OrderedDict()
-    modules: dict[str, Any] = {}
+    def __init__(self, environment: Environment) -> None:
+        self.environment = environment
+        self._modules: dict[tuple[str, str], Any] = {}
 
-    @pass_context
-    def call(context: Context, paper: dict[str, Any], **options: Any) -> Markup:
-        root = context["root"]
-        key = (paper["id"], root, *sorted(options.items()))
-        html = cache.get(key)
-        if html is None:
-            if root not in modules:
-                modules[root] = environment.get_template(template).make_module({"root": root})
-            html = cache[key] = getattr(modules[root], name)(paper, **options)
-            if len(cache) > MEMOIZED_MACRO_LIMIT:
-                cache.popitem(last=False)
-        return html
+    def macro(self, template: str, name: str, root: str) -> Macro:
+        module = self._modules.get((template, root))
+        if module is None:
+            module = self.environment.get_template(template).make_module({"root": root})
+            self._modules[(template, root)] = module
+        return getattr(module, name)
 
-    return call
+    def global_macro(self, template: str, name: str) -> Callable:
+        """A partial's macro as a global, called as on the page that calls it."""
+
+        @pass_context
+        def call(context: Context, *args: Any, **options: Any) -> Markup:
+            return self.macro(template, name, context["root"])(*args, **options)
+
+        return call
+
+    def memoized_macro(self, template: str, name: str) -> Callable:
+        """A partial's macro as a global that renders each (paper, page depth, options) once.
+
+        A paper's card appears on its session, author and related pages; rendering it once
+        per depth instead of once per appearance more than halved the render phase."""
+        cache: OrderedDict[tuple, Markup] = OrderedDict()
+
+        @pass_context
+        def call(context: Context, paper: dict[str, Any], **options: Any) -> Markup:
+            root = context["root"]
+            key = (paper["id"], root, *sorted(options.items()))
+            html = cache.get(key)
+            if html is None:
+                html = cache[key] = self.macro(template, name, root)(paper, **options)
+                if len(cache) > MEMOIZED_MACRO_LIMIT:
+                    cache.popitem(last=False)
+            return html
+
+        return call
 
 
 def make_environment(theme_dir: Path | None) -> Environment:
@@ -104,10 +137,17 @@ def make_environment(theme_dir: Path | None) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,  # one environment per build: no need to stat templates per page
     )
+    # A filter, not a global function: Jinja calls filters directly, globals through a
+    # per-call dispatch that cost a second per 10,000 papers.
+    environment.filters["link"] = link
     environment.globals["link"] = link
+    partials = PartialModules(environment)
+    for template, name in PARTIAL_MACROS:
+        environment.globals[name] = partials.global_macro(template, name)
     for name in ("paper_card", "paper_line"):
-        environment.globals[name] = memoized_macro(environment, "partials/paper_card.html", name)
+        environment.globals[name] = partials.memoized_macro("partials/paper_card.html", name)
     return environment
 
 
@@ -215,18 +255,19 @@ class RenderJob:
     chunk_count: int
     writer: StagingWriter
     salt: bytes
-    site: Site
 
 
 _job: RenderJob | None = None
 
 
 def _render_chunk(chunk: int) -> tuple[list[tuple[str, FileEntry, bool]], float]:
-    """Render pages chunk, chunk + chunk_count, ...; interleaved so chunks cost alike."""
+    """Render the `chunk`-th run of pages: runs, not every n-th page, so that pages which share
+    cards (see Views.page_makers) mostly render in one process."""
     assert _job is not None
     started = time.process_time()
     staged = []
-    for make in _job.makers[chunk :: _job.chunk_count]:
+    size = -(-len(_job.makers) // _job.chunk_count)
+    for make in _job.makers[chunk * size : (chunk + 1) * size]:
         page = make()
         key = page_key(_job.salt, page)
         entry = _job.writer.reusable(page.path, key)
@@ -238,13 +279,85 @@ def _render_chunk(chunk: int) -> tuple[list[tuple[str, FileEntry, bool]], float]
     return staged, time.process_time() - started
 
 
-def _site_files_task(name: str) -> tuple[dict[str, bytes], float]:
-    """One of the whole-site files (the search index, the downloads), made in a worker."""
-    assert _job is not None
+def make_site_files(site: Site) -> tuple[dict[str, bytes], dict[str, float]]:
+    """The whole-site files (the search index, the downloads) and the CPU seconds they took."""
+    files: dict[str, bytes] = {}
+    cpu: dict[str, float] = {}
     started = time.process_time()
-    site = _job.site
-    files = search_files(site) if name == "search" else {name: DOWNLOADS[name](site)}
-    return files, time.process_time() - started
+    files.update(search_files(site))
+    cpu["search"] = time.process_time() - started
+    for name, make in DOWNLOADS.items():
+        files[name] = make(site)
+    cpu["downloads"] = time.process_time() - started - cpu["search"]
+    return files, cpu
+
+
+def _die_with_parent(parent: int) -> None:
+    """A killed build must not leave its worker running: holding the build's output pipes, it
+    would keep whoever waits on them waiting (Linux; elsewhere the worker ends when it has
+    sent its result, or fails to)."""
+    libc_name = ctypes.util.find_library("c")
+    prctl = getattr(ctypes.CDLL(libc_name), "prctl", None) if libc_name else None
+    if prctl is not None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+
+
+def _send_site_files(site: Site, sender: Connection, parent: int) -> None:
+    _die_with_parent(parent)
+    with contextlib.suppress(BrokenPipeError):
+        sender.send(make_site_files(site))
+    sender.close()
+
+
+class SiteFilesJob:
+    """The whole-site files, made in a process forked as soon as the site model (less related
+    papers, which they do not need) exists, so the second core works from then on: while this
+    process computes related papers, and beside the page workers."""
+
+    def __init__(self, site: Site, parallel: bool) -> None:
+        self._made: tuple[dict[str, bytes], dict[str, float]] | None = None
+        self._process: BaseProcess | None = None
+        if not parallel or not fork_is_safe():
+            self._made = make_site_files(site)
+            return
+        context = multiprocessing.get_context("fork")
+        self._receiver, sender = context.Pipe(duplex=False)
+        self._process = context.Process(
+            target=_send_site_files, args=(site, sender, os.getpid()), daemon=True
+        )
+        gc.freeze()  # see _worker_pool
+        try:
+            self._process.start()
+        finally:
+            gc.unfreeze()
+            sender.close()
+
+    def result(self) -> tuple[dict[str, bytes], dict[str, float]]:
+        if self._made is None:
+            try:
+                self._made = self._receiver.recv()
+            except EOFError:
+                raise RuntimeError("internal error: the search index worker stopped") from None
+        return self._made
+
+    def close(self) -> None:
+        if self._process is not None:
+            if self._process.is_alive():
+                self._process.terminate()
+            self._process.join()
+            self._receiver.close()
+            self._process = None
+
+
+@contextlib.contextmanager
+def site_files_started(site: Site, jobs: int) -> Iterator[SiteFilesJob]:
+    job = SiteFilesJob(site, parallel=jobs > 1)
+    try:
+        yield job
+    finally:
+        job.close()
 
 
 def theme_folder(config: SiteConfig) -> Path | None:
@@ -277,42 +390,36 @@ def render_site(
     site: Site,
     writer: StagingWriter,
     salt: bytes,
+    site_files: SiteFilesJob,
     progress: Progress = SILENT,
     jobs: int = 1,
 ) -> RenderResult:
     """Stage every file of the site. Pages whose context is unchanged since the last build are
-    linked, not rendered; pages render in `jobs` processes while another builds the index."""
+    linked, not rendered; pages render in `jobs` processes beside `site_files`' worker."""
     global _job
     theme_dir = theme_folder(site.config)
     environment = make_environment(theme_dir)
     makers = Views(site).page_makers()
     chunk_count = max(1, min(len(makers) // PAGES_PER_CHUNK, MAX_CHUNKS))
-    _job = RenderJob(environment, makers, chunk_count, writer, salt, site)
+    _job = RenderJob(environment, makers, chunk_count, writer, salt)
     result = RenderResult(pages=len(makers))
     progress.start("render", len(makers))
-    site_files: dict[str, bytes] = {}
     try:
         with _worker_pool(jobs) as pool:
             result.workers = 1 if isinstance(pool, _InProcessPool) else jobs
-            tasks = {
-                name: pool.apply_async(_site_files_task, (name,)) for name in ("search", *DOWNLOADS)
-            }
             for staged, cpu in pool.imap_unordered(_render_chunk, range(chunk_count)):
                 for path, entry, rendered in staged:
                     result.add(path, entry)
                     result.pages_rendered += rendered
                 result.cpu_seconds["render"] = result.cpu_seconds.get("render", 0.0) + cpu
                 progress.advance(len(staged))
-            for name, task in tasks.items():
-                files, cpu = task.get()
-                site_files.update(files)
-                phase = "search" if name == "search" else "downloads"
-                result.cpu_seconds[phase] = result.cpu_seconds.get(phase, 0.0) + cpu
     finally:
         _job = None
     progress.finish()
+    whole_site, cpu_seconds = site_files.result()
+    result.cpu_seconds.update(cpu_seconds)
     page_paths = sorted(result.files)
-    for path, data in [*site_files.items(), *other_files(site, theme_dir, page_paths)]:
+    for path, data in [*whole_site.items(), *other_files(site, theme_dir, page_paths)]:
         result.add(path, writer.put(path, data))
     return result
 
@@ -331,16 +438,6 @@ def other_files(
 
 class _InProcessPool:
     """The pool interface, run in this process: for one job, or where fork is unavailable."""
-
-    class _Done:
-        def __init__(self, value: Any) -> None:
-            self.value = value
-
-        def get(self) -> Any:
-            return self.value
-
-    def apply_async(self, function: Callable, args: tuple) -> _InProcessPool._Done:
-        return self._Done(function(*args))
 
     def imap_unordered(self, function: Callable, items: Iterable) -> Iterator:
         return map(function, items)

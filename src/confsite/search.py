@@ -20,23 +20,16 @@ compatibility forms (𝜸, ﬁ) match what people type.
 from __future__ import annotations
 
 import json
-import re
-import unicodedata
 from collections import Counter
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any
-
-from lunr.stemmer import porter_stemmer
-from lunr.stop_word_filter import WORDS as STOP_WORDS
-from lunr.tokenizer import SEPARATOR_CHARS
-from lunr.trimmer import full_re as TRIM
 
 from .records import Paper
 from .site import Site, collection_label
+from .terms import field_terms, index_text
 from .texplain import plain_text, shorten
 
 LUNR_VERSION = "2.3.9"
-SEPARATOR = re.compile(f"[{re.escape(SEPARATOR_CHARS)}]+")
 SNIPPET_LENGTH = 200
 FIELDS: tuple[tuple[str, int], ...] = (
     ("title", 10),
@@ -46,29 +39,6 @@ FIELDS: tuple[tuple[str, int], ...] = (
     ("collection", 2),
     ("awards", 3),
 )
-
-
-@cache  # a corpus has far fewer distinct words than words
-def _term(word: str) -> str | None:
-    """The index term lunr's pipeline makes of a word: trimmed, stop words dropped, stemmed."""
-    trimmed = TRIM.match(word)
-    if trimmed is not None:
-        word = trimmed.group(1)
-    return None if word in STOP_WORDS else porter_stemmer.stem(word)
-
-
-def field_terms(text: str) -> Counter[str]:
-    """Term frequencies of one field, exactly as lunr.py's builder counts them: its separators,
-    trimmer pattern, stop-word list and Porter stemmer, without its per-character tokenizer and
-    per-token objects, which dominated the build (see README, performance)."""
-    terms = map(_term, filter(None, SEPARATOR.split(text.lower())))
-    counts = Counter(terms)
-    counts.pop(None, None)
-    return counts  # type: ignore[return-value]
-
-
-def index_text(text: str | None) -> str:
-    return unicodedata.normalize("NFKC", plain_text(text)) if text else ""
 
 
 def search_document(number: int, paper: Paper, site: Site) -> dict[str, str]:
@@ -110,12 +80,22 @@ def encode_numbers(numbers: list[int]) -> str:
     return "".join(map(_encode_number, numbers))
 
 
+def document_terms(document: dict[str, str]) -> list[Counter[str]]:
+    """Term frequencies of each of a search document's fields, in FIELDS order."""
+    return [field_terms(document[field]) for field, _ in FIELDS]
+
+
 def compact_index(documents: list[dict[str, str]]) -> dict[str, Any]:
-    """Terms joined by spaces (lunr's tokenizer never leaves one in a term); per field, each
+    return encode_index([document_terms(document) for document in documents])
+
+
+def encode_index(counted: list[list[Counter[str]]]) -> dict[str, Any]:
+    """The index of documents given by their fields' term frequencies.
+
+    Terms joined by spaces (lunr's tokenizer never leaves one in a term); per field, each
     term's postings (document-number delta × 2 + [frequency > 1], then the frequency if so),
     terms separated by '.'. Term-major, so the page decodes one string per field and builds
     the postings and vectors a query needs without any other pass."""
-    counted = [[field_terms(document[field]) for field, _ in FIELDS] for document in documents]
     vocabulary = {term for fields in counted for counts in fields for term in counts}
     terms = sorted(vocabulary, key=js_order)
     number = {term: n for n, term in enumerate(terms)}
@@ -142,7 +122,7 @@ def compact_index(documents: list[dict[str, str]]) -> dict[str, Any]:
         "boosts": [boost for _, boost in FIELDS],
         "k1": 1.2,
         "b": 0.75,
-        "documents": len(documents),
+        "documents": len(counted),
         "terms": " ".join(terms),
         "postings": postings,
     }
@@ -201,9 +181,23 @@ def snippets(papers: tuple[Paper, ...]) -> str:
     return RECORD.join(shorten(plain_text(p.abstract), SNIPPET_LENGTH) for p in papers)
 
 
+def site_terms(site: Site) -> list[list[Counter[str]]]:
+    """Every paper's field terms; titles and abstracts as the site model already counted them."""
+    counted = []
+    for number, (paper, (title, abstract)) in enumerate(zip(site.papers, site.terms, strict=True)):
+        document = search_document(number, paper, site)
+        known = {"title": title, "abstract": abstract}
+        counted.append(
+            [
+                known[field] if field in known else field_terms(document[field])
+                for field, _ in FIELDS
+            ]
+        )
+    return counted
+
+
 def search_files(site: Site) -> dict[str, bytes]:
-    documents = [search_document(n, paper, site) for n, paper in enumerate(site.papers)]
-    index = compact_index(documents)
+    index = encode_index(site_terms(site))
     data = {"index": index, "store": document_store(site.papers, site)}
     return {
         "search/index.js": script_payload("confsiteSearchData", data),

@@ -6,6 +6,7 @@ relative to the site root (`papers/<id>/`); the renderer turns them into relativ
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -14,8 +15,9 @@ from .config import SiteConfig
 from .content import ContentPage
 from .diagnostics import Diagnostics
 from .records import Paper, Session
-from .related import related_papers
+from .related import PaperTerms, related_papers
 from .slugs import unique_slugs
+from .terms import paper_terms
 
 OTHER_COLLECTION = "Other papers"
 
@@ -102,9 +104,12 @@ class Site:
     collections: tuple[Collection, ...]
     sessions: tuple[SessionGroup, ...]
     authors: tuple[Author, ...]
-    related: dict[str, tuple[str, ...]]
     content_pages: tuple[ContentPage, ...]
     base_url: str | None
+    # Term frequencies of each paper's title and abstract, parallel to `papers`: what search
+    # and related papers are computed from. Empty where the site is only being counted.
+    terms: tuple[PaperTerms, ...] = ()
+    related: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
 
     @property
     def title(self) -> str:
@@ -145,11 +150,10 @@ def build_site(
     content_pages: tuple[ContentPage, ...],
     base_url: str | None,
     diagnostics: Diagnostics,
-    related: bool = True,
-    threads: int = 1,
+    count_terms: bool = True,
 ) -> Site:
-    """The site model. `related=False` skips the related-papers search (the costliest part),
-    for callers that only need to know what the site would hold."""
+    """The site model without related papers (see `with_related`). `count_terms=False` skips
+    the text analysis, for callers that only need to know what the site would hold."""
     ordered = tuple(sorted(papers, key=lambda p: p.id))
     groups = _session_groups(ordered)
     return Site(
@@ -158,7 +162,14 @@ def build_site(
         collections=_collections(ordered, groups),
         sessions=tuple(groups),
         authors=build_authors(ordered, diagnostics),
-        related=related_papers(ordered, threads) if related else {},
         content_pages=content_pages,
         base_url=base_url,
+        terms=tuple(paper_terms(paper) for paper in ordered) if count_terms else (),
     )
+
+
+def with_related(site: Site, threads: int = 1) -> Site:
+    """The site with its related papers, the costliest part of the model: kept apart so that
+    work which does not need them (the search index, downloads) can start before."""
+    ids = [paper.id for paper in site.papers]
+    return dataclasses.replace(site, related=related_papers(ids, site.terms, threads))

@@ -21,7 +21,7 @@ from markupsafe import Markup
 from .authors import Author, index_letter, name_key
 from .citation import bibtex_entry
 from .content import ContentPage
-from .records import Paper
+from .records import Paper, Session
 from .richtext import render_abstract, render_rich_line
 from .site import Collection, SessionGroup, Site, author_url, collection_label, paper_url
 from .texplain import plain_text, shorten
@@ -103,6 +103,15 @@ class Views:
     # --- shared pieces -------------------------------------------------------------------
 
     @cached_property
+    def _positions(self) -> dict[tuple[Session, str], int]:
+        """Where each paper stands in each of its sessions."""
+        return {
+            (group.session, paper.id): index
+            for group in self.site.sessions
+            for index, paper in enumerate(group.papers)
+        }
+
+    @cached_property
     def nav(self) -> list[dict[str, str]]:
         items = [
             {"label": "Home", "url": ""},
@@ -169,18 +178,26 @@ class Views:
 
     def page_makers(self) -> list[Callable[[], Page]]:
         """One call per page, each building that page's context when called, so that worker
-        processes build only the contexts of the pages they render."""
+        processes build only the contexts of the pages they render. A session's page is
+        followed by its papers' pages: rendered in turn by one worker, they share the cards
+        that worker made (a rich-text abstract is the costliest part of a card)."""
         site = self.site
         makers: list[Callable[[], Page]] = [
-            self.home,
             self.all_papers,
+            self.home,
             self.authors_index,
             self.not_found,
             self.search,
         ]
         makers += [partial(self.collection, c) for c in site.collections]
-        makers += [partial(self.session, g) for g in site.sessions]
-        makers += [partial(self.paper, p) for p in site.papers]
+        first_session = {}
+        for paper in site.papers:
+            if paper.sessions:
+                first_session.setdefault(paper.sessions[0], []).append(paper)
+        for group in site.sessions:
+            makers.append(partial(self.session, group))
+            makers += [partial(self.paper, p) for p in first_session.get(group.session, ())]
+        makers += [partial(self.paper, p) for p in site.papers if not p.sessions]
         makers += [partial(self.author, a) for a in site.authors]
         makers += [partial(self.content, c) for c in site.content_pages]
         return makers
@@ -271,7 +288,7 @@ class Views:
         result = []
         for session in paper.sessions:
             group = self.site.session_by_key[session]
-            index = next(i for i, p in enumerate(group.papers) if p.id == paper.id)
+            index = self._positions[(session, paper.id)]
             previous = group.papers[index - 1] if index > 0 else None
             following = group.papers[index + 1] if index + 1 < len(group.papers) else None
             result.append(

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import re
+
 from .records import Paper
+
+BRACE = re.compile(r"[{}]")
 
 
 def _braced(text: str) -> str:
     """A field value BibTeX reads back unchanged: TeX kept, unbalanced braces neutralised."""
     depth = 0
-    for char in text if "{" in text or "}" in text else "":
-        depth += {"{": 1, "}": -1}.get(char, 0)
+    for brace in BRACE.finditer(text):
+        depth += 1 if brace.group() == "{" else -1
         if depth < 0:
             break
     if depth != 0:

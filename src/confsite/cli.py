@@ -173,7 +173,7 @@ def make_parser() -> argparse.ArgumentParser:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    # Imported here: the pipeline pulls in scikit-learn, seconds that --help need not wait.
+    # Imported here: the pipeline pulls in Jinja, lunr and more, which --help need not wait for.
     from .pipeline import BuildOptions, build
     from .summary import print_summary
 

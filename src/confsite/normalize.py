@@ -16,7 +16,6 @@ INVISIBLE = re.compile(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u200b\u200e\u200f\u202a-\u202e"
     "\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]"
 )
-WHITESPACE = re.compile(r"\s+")
 SENTENCE_END = re.compile(r"[.!?:;)\]\"'’”]$")
 
 
@@ -24,8 +23,8 @@ def clean_text(text: str | None) -> str | None:
     """NFC, no invisible characters, every whitespace run one space; None when nothing is left."""
     if text is None:
         return None
-    text = INVISIBLE.sub("", unicodedata.normalize("NFC", text))
-    text = WHITESPACE.sub(" ", text).strip()
+    # str.split() splits on exactly the characters `\s` matches, and far faster than re.sub
+    text = " ".join(INVISIBLE.sub("", unicodedata.normalize("NFC", text)).split())
     return text or None
 
 

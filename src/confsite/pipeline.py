@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .config import SiteConfig, load_config
 from .content import ContentPage, load_content_pages
+from .corpus import corpus_job_started
 from .dedup import merge_entries
 from .diagnostics import ConfsiteError, Diagnostics
 from .inputcache import InputCache, ReadSource, digest, load_input_cache, save_input_cache
@@ -25,8 +26,8 @@ from .overrides import apply_overrides, load_overrides
 from .progress import SILENT, Progress
 from .readers import reader_by_name
 from .records import Entry, Paper
-from .render import build_fingerprint, render_site, site_files_started, theme_folder
-from .site import build_site, with_related
+from .render import build_fingerprint, render_site, theme_folder
+from .site import build_site
 from .sources import SourceRead, read_source
 
 DEFAULT_OVERRIDES = "overrides.yaml"
@@ -237,7 +238,7 @@ def build(
     previous = load_manifest(cache)
     model = model_digest(fingerprint, config, base_url, papers, content)
     if previous.model == model and site_is_intact(out_dir, previous):
-        site = build_site(config, papers, content, base_url, diagnostics, count_terms=False)
+        site = build_site(config, papers, content, base_url, diagnostics)
         result.up_to_date, result.authors = True, len(site.authors)
         _count(result, previous, previous)
         timer.lap("site")
@@ -245,14 +246,13 @@ def build(
         jobs = options.jobs or default_jobs()
         site = build_site(config, papers, content, base_url, diagnostics)
         result.authors = len(site.authors)
+        timer.lap("site")
         with (
             build_lock(cache.with_suffix(".lock")),
             staged_site(out_dir, previous, cache.parent / "trash") as writer,
-            site_files_started(site, jobs) as site_files,
+            corpus_job_started(site, jobs) as corpus,
         ):
-            site = with_related(site, jobs)
-            timer.lap("site")
-            rendered = render_site(site, writer, fingerprint, site_files, progress, jobs)
+            rendered = render_site(site, writer, fingerprint, corpus, progress, jobs)
             timer.lap("render", sum(rendered.cpu_seconds.values()))
         current = Manifest(model, rendered.files)
         save_manifest(cache, current)

@@ -15,18 +15,18 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from .terms import PaperTerms
+
 if TYPE_CHECKING:
     from scipy.sparse import csr_matrix
 
 RELATED_COUNT = 5
 MIN_SIMILARITY = 0.08
-MAX_DOCUMENT_SHARE = 0.3
+MAX_DOCUMENT_SHARE = 0.2
 MIN_PAPERS_FOR_SHARE = 200  # below this, no term is frequent enough to mean nothing
 # Candidates asked of the top-n product beyond the ones kept: self, plus room for ties at the
 # cut, which are then broken by id rather than by the order the product found them in.
 EXTRA_CANDIDATES = 5
-
-PaperTerms = tuple[Counter[str], Counter[str]]  # a title's and an abstract's term frequencies
 
 
 def tfidf_matrix(terms: Sequence[PaperTerms]) -> csr_matrix:

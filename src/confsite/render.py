@@ -1,23 +1,17 @@
-"""Render the site model to output files: Jinja pages, static assets, downloads, sitemap."""
+"""Render the site model to output files: Jinja pages, static assets, sitemap; with the search
+index and downloads from the corpus worker."""
 
 from __future__ import annotations
 
 import contextlib
-import csv
-import ctypes
-import ctypes.util
 import gc
 import hashlib
-import io
+import itertools
 import multiprocessing
-import os
-import signal
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
-from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape as xml_escape
@@ -33,15 +27,14 @@ from jinja2 import (
 from jinja2.runtime import Context, Macro
 from markupsafe import Markup
 
-from .citation import bibtex_entry
 from .config import SiteConfig
+from .corpus import CorpusJob
 from .diagnostics import ConfsiteError
-from .export import papers_json
 from .manifest import FileEntry
 from .output import StagingWriter, fork_is_safe
 from .progress import SILENT, Progress
-from .search import search_files
-from .site import Site, paper_url
+from .records import Paper
+from .site import Site
 from .views import Page, Views, page_key
 
 PACKAGE_ROOT = Path(__file__).resolve().parent
@@ -49,7 +42,6 @@ PROJECT_ROOT = PACKAGE_ROOT.parent.parent
 BUILTIN_TEMPLATES = PROJECT_ROOT / "templates"
 BUILTIN_STATIC = PROJECT_ROOT / "static"
 LUNR_JS = PROJECT_ROOT / "node_modules" / "lunr" / "lunr.js"
-PR_SET_PDEATHSIG = 1  # Linux prctl option: a signal for this process when its parent dies
 PAGES_PER_CHUNK = 100  # small enough to keep both workers busy to the end
 MAX_CHUNKS = 400
 MEMOIZED_MACRO_LIMIT = 30_000  # rendered cards kept per process; bounds memory at scale
@@ -127,10 +119,24 @@ class PartialModules:
         return call
 
 
+class PageEnvironment(Environment):
+    """Jinja for page contexts, which are dicts: `paper.url` looks the key up first. Jinja
+    tries the attribute first, and the AttributeError every dict key raises on the way cost
+    about a fifth of the render phase. A key never shadows a method our templates call."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if isinstance(obj, dict):
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
 def make_environment(theme_dir: Path | None) -> Environment:
     loaders = [FileSystemLoader(str(theme_dir / "templates"))] if theme_dir else []
     loaders.append(FileSystemLoader(str(BUILTIN_TEMPLATES)))
-    environment = Environment(
+    environment = PageEnvironment(
         loader=ChoiceLoader(loaders),
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,
@@ -160,59 +166,6 @@ def static_files(theme_dir: Path | None) -> dict[str, bytes]:
                 if path.is_file():
                     files[path.relative_to(folder).as_posix()] = path.read_bytes()
     return files
-
-
-def papers_bib(site: Site) -> bytes:
-    entries = (bibtex_entry(p, site.absolute(paper_url(p))) for p in site.papers)
-    return "\n".join(entries).encode()
-
-
-def papers_csv(site: Site) -> bytes:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(
-        [
-            "id",
-            "title",
-            "authors",
-            "conference",
-            "year",
-            "sessions",
-            "presentation",
-            "decision",
-            "awards",
-            "attendance",
-            "room",
-            "url",
-            "abstract",
-        ]
-    )
-    for p in site.papers:
-        writer.writerow(
-            [
-                p.id,
-                p.title or "",
-                "; ".join(p.authors),
-                p.conference or "",
-                p.year or "",
-                "; ".join(s.name for s in p.sessions),
-                p.presentation or "",
-                p.decision or "",
-                "; ".join(p.awards),
-                p.attendance or "",
-                p.room or "",
-                paper_url(p),
-                p.abstract or "",
-            ]
-        )
-    return buffer.getvalue().encode()
-
-
-DOWNLOADS: dict[str, Callable[[Site], bytes]] = {
-    "papers.json": papers_json,
-    "papers.bib": papers_bib,
-    "papers.csv": papers_csv,
-}
 
 
 def sitemap(site: Site, paths: list[str]) -> bytes:
@@ -251,113 +204,51 @@ class RenderJob:
     """Everything a worker needs, set before the workers fork so they inherit it."""
 
     environment: Environment
-    makers: list[Callable[[], Page]]
-    chunk_count: int
+    views: Views
+    makers: list[Callable[[], Page]]  # pages that show no related papers
+    papers: list[Paper]  # whose pages show them
     writer: StagingWriter
     salt: bytes
 
 
 _job: RenderJob | None = None
+Staged = tuple[list[tuple[str, FileEntry, bool]], float]  # (path, entry, rendered), CPU seconds
 
 
-def _render_chunk(chunk: int) -> tuple[list[tuple[str, FileEntry, bool]], float]:
-    """Render the `chunk`-th run of pages: runs, not every n-th page, so that pages which share
-    cards (see Views.page_makers) mostly render in one process."""
+def _stage(page: Page) -> tuple[str, FileEntry, bool]:
+    """Stage one page: linked from the current site when its context is unchanged."""
+    assert _job is not None
+    key = page_key(_job.salt, page)
+    entry = _job.writer.reusable(page.path, key)
+    if entry is not None:
+        return page.path, _job.writer.link(page.path, entry), False
+    html = _job.environment.get_template(page.template).render(page.context)
+    return page.path, _job.writer.put(page.path, html.encode(), key), True
+
+
+def _render_pages(run: tuple[int, int]) -> Staged:
+    """Pages `run[0]` to `run[1]` of the makers: runs, not every n-th page, so that pages
+    which share cards mostly render in one process."""
     assert _job is not None
     started = time.process_time()
-    staged = []
-    size = -(-len(_job.makers) // _job.chunk_count)
-    for make in _job.makers[chunk * size : (chunk + 1) * size]:
-        page = make()
-        key = page_key(_job.salt, page)
-        entry = _job.writer.reusable(page.path, key)
-        if entry is not None:
-            staged.append((page.path, _job.writer.link(page.path, entry), False))
-            continue
-        html = _job.environment.get_template(page.template).render(page.context)
-        staged.append((page.path, _job.writer.put(page.path, html.encode(), key), True))
+    staged = [_stage(make()) for make in _job.makers[run[0] : run[1]]]
     return staged, time.process_time() - started
 
 
-def make_site_files(site: Site) -> tuple[dict[str, bytes], dict[str, float]]:
-    """The whole-site files (the search index, the downloads) and the CPU seconds they took."""
-    files: dict[str, bytes] = {}
-    cpu: dict[str, float] = {}
+def _render_papers(task: tuple[int, int, dict[str, tuple[str, ...]]]) -> Staged:
+    """Paper pages `task[0]` to `task[1]`, with those papers' related papers."""
+    assert _job is not None
     started = time.process_time()
-    files.update(search_files(site))
-    cpu["search"] = time.process_time() - started
-    for name, make in DOWNLOADS.items():
-        files[name] = make(site)
-    cpu["downloads"] = time.process_time() - started - cpu["search"]
-    return files, cpu
+    start, end, related = task
+    _job.views.related.update(related)
+    staged = [_stage(_job.views.paper(paper)) for paper in _job.papers[start:end]]
+    return staged, time.process_time() - started
 
 
-def _die_with_parent(parent: int) -> None:
-    """A killed build must not leave its worker running: holding the build's output pipes, it
-    would keep whoever waits on them waiting (Linux; elsewhere the worker ends when it has
-    sent its result, or fails to)."""
-    libc_name = ctypes.util.find_library("c")
-    prctl = getattr(ctypes.CDLL(libc_name), "prctl", None) if libc_name else None
-    if prctl is not None:
-        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:  # the parent died before the request took effect
-        os._exit(1)
-
-
-def _send_site_files(site: Site, sender: Connection, parent: int) -> None:
-    _die_with_parent(parent)
-    with contextlib.suppress(BrokenPipeError):
-        sender.send(make_site_files(site))
-    sender.close()
-
-
-class SiteFilesJob:
-    """The whole-site files, made in a process forked as soon as the site model (less related
-    papers, which they do not need) exists, so the second core works from then on: while this
-    process computes related papers, and beside the page workers."""
-
-    def __init__(self, site: Site, parallel: bool) -> None:
-        self._made: tuple[dict[str, bytes], dict[str, float]] | None = None
-        self._process: BaseProcess | None = None
-        if not parallel or not fork_is_safe():
-            self._made = make_site_files(site)
-            return
-        context = multiprocessing.get_context("fork")
-        self._receiver, sender = context.Pipe(duplex=False)
-        self._process = context.Process(
-            target=_send_site_files, args=(site, sender, os.getpid()), daemon=True
-        )
-        gc.freeze()  # see _worker_pool
-        try:
-            self._process.start()
-        finally:
-            gc.unfreeze()
-            sender.close()
-
-    def result(self) -> tuple[dict[str, bytes], dict[str, float]]:
-        if self._made is None:
-            try:
-                self._made = self._receiver.recv()
-            except EOFError:
-                raise RuntimeError("internal error: the search index worker stopped") from None
-        return self._made
-
-    def close(self) -> None:
-        if self._process is not None:
-            if self._process.is_alive():
-                self._process.terminate()
-            self._process.join()
-            self._receiver.close()
-            self._process = None
-
-
-@contextlib.contextmanager
-def site_files_started(site: Site, jobs: int) -> Iterator[SiteFilesJob]:
-    job = SiteFilesJob(site, parallel=jobs > 1)
-    try:
-        yield job
-    finally:
-        job.close()
+def runs(count: int) -> list[tuple[int, int]]:
+    """`range(count)` cut into runs: small enough to keep every worker busy to the end."""
+    size = max(PAGES_PER_CHUNK, -(-count // MAX_CHUNKS))
+    return [(start, min(start + size, count)) for start in range(0, count, size)]
 
 
 def theme_folder(config: SiteConfig) -> Path | None:
@@ -390,24 +281,32 @@ def render_site(
     site: Site,
     writer: StagingWriter,
     salt: bytes,
-    site_files: SiteFilesJob,
+    corpus: CorpusJob,
     progress: Progress = SILENT,
     jobs: int = 1,
 ) -> RenderResult:
     """Stage every file of the site. Pages whose context is unchanged since the last build are
-    linked, not rendered; pages render in `jobs` processes beside `site_files`' worker."""
+    linked, not rendered. Pages render in `jobs` processes: first those without related
+    papers, while the corpus worker computes them, then the paper pages."""
     global _job
     theme_dir = theme_folder(site.config)
-    environment = make_environment(theme_dir)
-    makers = Views(site).page_makers()
-    chunk_count = max(1, min(len(makers) // PAGES_PER_CHUNK, MAX_CHUNKS))
-    _job = RenderJob(environment, makers, chunk_count, writer, salt)
-    result = RenderResult(pages=len(makers))
-    progress.start("render", len(makers))
+    views = Views(site)
+    makers, papers = views.page_makers(), views.papers_in_order()
+    _job = RenderJob(make_environment(theme_dir), views, makers, papers, writer, salt)
+    result = RenderResult(pages=len(makers) + len(papers))
+    progress.start("render", result.pages)
     try:
         with _worker_pool(jobs) as pool:
             result.workers = 1 if isinstance(pool, _InProcessPool) else jobs
-            for staged, cpu in pool.imap_unordered(_render_chunk, range(chunk_count)):
+            other_pages = pool.imap_unordered(_render_pages, runs(len(makers)))
+            related, cpu_seconds = corpus.related()
+            result.cpu_seconds.update(cpu_seconds)
+            tasks = [
+                (start, end, {p.id: related[p.id] for p in papers[start:end]})
+                for start, end in runs(len(papers))
+            ]
+            paper_pages = pool.imap_unordered(_render_papers, tasks)
+            for staged, cpu in itertools.chain(other_pages, paper_pages):
                 for path, entry, rendered in staged:
                     result.add(path, entry)
                     result.pages_rendered += rendered
@@ -416,7 +315,7 @@ def render_site(
     finally:
         _job = None
     progress.finish()
-    whole_site, cpu_seconds = site_files.result()
+    whole_site, cpu_seconds = corpus.files()
     result.cpu_seconds.update(cpu_seconds)
     page_paths = sorted(result.files)
     for path, data in [*whole_site.items(), *other_files(site, theme_dir, page_paths)]:

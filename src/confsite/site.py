@@ -1,4 +1,4 @@
-"""The site model: collections, sessions, authors, related papers and every page's URL.
+"""The site model: collections, sessions, authors and every page's URL.
 
 Built once from the merged papers; the renderer only reads it. URLs here are directory paths
 relative to the site root (`papers/<id>/`); the renderer turns them into relative links.
@@ -6,7 +6,6 @@ relative to the site root (`papers/<id>/`); the renderer turns them into relativ
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -15,9 +14,7 @@ from .config import SiteConfig
 from .content import ContentPage
 from .diagnostics import Diagnostics
 from .records import Paper, Session
-from .related import PaperTerms, related_papers
 from .slugs import unique_slugs
-from .terms import paper_terms
 
 OTHER_COLLECTION = "Other papers"
 
@@ -106,10 +103,6 @@ class Site:
     authors: tuple[Author, ...]
     content_pages: tuple[ContentPage, ...]
     base_url: str | None
-    # Term frequencies of each paper's title and abstract, parallel to `papers`: what search
-    # and related papers are computed from. Empty where the site is only being counted.
-    terms: tuple[PaperTerms, ...] = ()
-    related: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
 
     @property
     def title(self) -> str:
@@ -150,10 +143,9 @@ def build_site(
     content_pages: tuple[ContentPage, ...],
     base_url: str | None,
     diagnostics: Diagnostics,
-    count_terms: bool = True,
 ) -> Site:
-    """The site model without related papers (see `with_related`). `count_terms=False` skips
-    the text analysis, for callers that only need to know what the site would hold."""
+    """The site model. Related papers are not part of it: they take the longest to compute,
+    so pages that do not show them render meanwhile (see corpus.py)."""
     ordered = tuple(sorted(papers, key=lambda p: p.id))
     groups = _session_groups(ordered)
     return Site(
@@ -164,12 +156,4 @@ def build_site(
         authors=build_authors(ordered, diagnostics),
         content_pages=content_pages,
         base_url=base_url,
-        terms=tuple(paper_terms(paper) for paper in ordered) if count_terms else (),
     )
-
-
-def with_related(site: Site, threads: int = 1) -> Site:
-    """The site with its related papers, the costliest part of the model: kept apart so that
-    work which does not need them (the search index, downloads) can start before."""
-    ids = [paper.id for paper in site.papers]
-    return dataclasses.replace(site, related=related_papers(ids, site.terms, threads))

@@ -19,6 +19,7 @@ from lunr.trimmer import full_re as TRIM
 from .records import Paper
 from .texplain import plain_text
 
+PaperTerms = tuple[Counter[str], Counter[str]]  # a title's and an abstract's term frequencies
 SEPARATOR = re.compile(f"[{re.escape(SEPARATOR_CHARS)}]+")
 
 
@@ -47,6 +48,6 @@ def index_text(text: str | None) -> str:
     return unicodedata.normalize("NFKC", plain_text(text)) if text else ""
 
 
-def paper_terms(paper: Paper) -> tuple[Counter[str], Counter[str]]:
+def paper_terms(paper: Paper) -> PaperTerms:
     """Term frequencies of a paper's title and of its abstract."""
     return field_terms(index_text(paper.title)), field_terms(index_text(paper.abstract))

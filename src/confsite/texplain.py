@@ -7,7 +7,6 @@ from functools import lru_cache
 
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
-TEX_MARKUP = re.compile(r"[\\$]")
 # Inline math follows pandoc's rule: no space just inside the dollars, no digit just after the
 # closing one, so a stray "$" in scraped prose does not turn the sentences after it into math.
 MATH = re.compile(
@@ -54,15 +53,22 @@ _plain = LatexNodes2Text(
 )
 
 
-@lru_cache(maxsize=20_000)  # titles and abstracts repeat across pages
 def plain_text(text: str | None) -> str:
     """Readable plain text for places that cannot hold markup (<title>, meta tags, BibTeX notes):
     TeX rendered to Unicode, Markdown links reduced to their text."""
     if not text:
         return ""
-    text = MARKDOWN_LINK.sub(r"\1", text)
-    if not TEX_MARKUP.search(text):  # most text has no TeX: skip the (slow) TeX parser
+    if "[" in text:  # the cheap test spares most texts the regex scan
+        text = MARKDOWN_LINK.sub(r"\1", text)
+    if "\\" not in text and "$" not in text:  # most text has no TeX: skip the TeX parser
         return " ".join(text.split())
+    return _tex_plain_text(text)
+
+
+# Only text with TeX is cached: caching every text made a pass over all titles, abstracts and
+# author lists evict each entry before its next use, so TeX was parsed again on each pass.
+@lru_cache(maxsize=20_000)
+def _tex_plain_text(text: str) -> str:
     rendered = TEX_SPAN.sub(lambda match: _tex_to_text(match.group()), text)
     for ligature, character in TEX_LIGATURES:
         rendered = rendered.replace(ligature, character)

@@ -98,6 +98,9 @@ def page_key(salt: bytes, page: Page) -> str:
 class Views:
     def __init__(self, site: Site) -> None:
         self.site = site
+        # Each paper's related papers by id: they arrive while other pages render (corpus.py),
+        # so they are added here before the pages of the papers they belong to are made.
+        self.related: dict[str, tuple[str, ...]] = {}
         self._cards: OrderedDict[str, Card] = OrderedDict()
 
     # --- shared pieces -------------------------------------------------------------------
@@ -177,10 +180,9 @@ class Views:
     # --- pages ---------------------------------------------------------------------------
 
     def page_makers(self) -> list[Callable[[], Page]]:
-        """One call per page, each building that page's context when called, so that worker
-        processes build only the contexts of the pages they render. A session's page is
-        followed by its papers' pages: rendered in turn by one worker, they share the cards
-        that worker made (a rich-text abstract is the costliest part of a card)."""
+        """One call per page that shows no related papers, each building that page's context
+        when called, so that worker processes build only the contexts of the pages they
+        render. Paper pages (see `papers_in_order`) come after, once related papers exist."""
         site = self.site
         makers: list[Callable[[], Page]] = [
             self.all_papers,
@@ -190,17 +192,20 @@ class Views:
             self.search,
         ]
         makers += [partial(self.collection, c) for c in site.collections]
-        first_session = {}
-        for paper in site.papers:
-            if paper.sessions:
-                first_session.setdefault(paper.sessions[0], []).append(paper)
-        for group in site.sessions:
-            makers.append(partial(self.session, group))
-            makers += [partial(self.paper, p) for p in first_session.get(group.session, ())]
-        makers += [partial(self.paper, p) for p in site.papers if not p.sessions]
+        makers += [partial(self.session, g) for g in site.sessions]
         makers += [partial(self.author, a) for a in site.authors]
         makers += [partial(self.content, c) for c in site.content_pages]
         return makers
+
+    def papers_in_order(self) -> list[Paper]:
+        """Papers in the order of their first session, so that a run of paper pages reuses
+        the cards its session page made in the same process."""
+        order = {group.session: number for number, group in enumerate(self.site.sessions)}
+        unsessioned = (len(order),)
+        return sorted(
+            self.site.papers,
+            key=lambda p: (order[p.sessions[0]], p.session_order[0]) if p.sessions else unsessioned,
+        )
 
     def home(self) -> Page:
         site = self.site
@@ -320,7 +325,7 @@ class Views:
             year=paper.year,
             room=paper.room,
             neighbours=self.neighbours(paper),
-            related=[self.card(site.paper_by_id[i]) for i in site.related.get(paper.id, ())],
+            related=[self.card(site.paper_by_id[i]) for i in self.related.get(paper.id, ())],
             sources=[
                 str(loc) + (f"–{loc.end_line}" if loc.end_line and loc.end_line != loc.line else "")
                 for loc in paper.sources

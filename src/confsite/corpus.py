@@ -1,10 +1,10 @@
-"""Work over the whole corpus, done in one process forked as soon as the site model exists.
+"""Work over the whole corpus, done in one process forked as soon as the papers are merged.
 
 It counts every title's and abstract's index terms, computes related papers from them and
 sends those first (paper pages wait for them), then makes the search index and the downloads.
-Meanwhile the page workers render every page that shows no related papers, so both cores
-work from the moment the site model exists. With one job, or where forking is not safe, the
-same work is done here, before the pages.
+Meanwhile this process models the site and the page workers render every page that shows no
+related papers, so both cores work from the moment the papers exist. With one job, or where
+forking is not safe, the same work is done here when it is first asked for.
 """
 
 from __future__ import annotations
@@ -17,13 +17,14 @@ import multiprocessing
 import os
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
 
 from .export import DOWNLOADS
 from .output import fork_is_safe
+from .records import Paper
 from .related import related_papers
 from .search import search_files
 from .site import Site
@@ -36,12 +37,11 @@ SiteFiles = dict[str, bytes]
 CpuSeconds = dict[str, float]
 
 
-def corpus_terms(site: Site) -> list[PaperTerms]:
-    return [paper_terms(paper) for paper in site.papers]
-
-
-def site_related(site: Site, terms: list[PaperTerms], threads: int) -> Related:
-    return related_papers([paper.id for paper in site.papers], terms, threads)
+def related_and_terms(papers: list[Paper], threads: int) -> tuple[Related, list[PaperTerms]]:
+    """Related papers of each paper, and the terms they came from in the site's paper order."""
+    ordered = sorted(papers, key=lambda paper: paper.id)  # as the site model orders them
+    terms = [paper_terms(paper) for paper in ordered]
+    return related_papers([paper.id for paper in ordered], terms, threads), terms
 
 
 def site_files(site: Site, terms: list[PaperTerms]) -> tuple[SiteFiles, CpuSeconds]:
@@ -67,38 +67,37 @@ def _die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _work(site: Site, sender: Connection, parent: int, threads: int) -> None:
+def _work(
+    papers: list[Paper], site_model: Callable[[], Site], sender: Connection, parent: int, jobs: int
+) -> None:
     _die_with_parent(parent)
     with contextlib.suppress(BrokenPipeError):
         started = time.process_time()
-        terms = corpus_terms(site)
-        related = site_related(site, terms, threads)
+        # threads: the top-n product also takes the cores page workers leave idle
+        related, terms = related_and_terms(papers, jobs)
         sender.send((related, {"related": time.process_time() - started}))
-        sender.send(site_files(site, terms))
+        # This process's own copy of the model, built as the parent builds the same one.
+        sender.send(site_files(site_model(), terms))
     sender.close()
 
 
 class CorpusJob:
-    """Related papers, then the whole-site files: from a forked worker, or made here."""
+    """Related papers, then the whole-site files: from a forked worker, or made here.
 
-    def __init__(self, site: Site, jobs: int) -> None:
+    `site_model` gives the site model of `papers`, the same on every call."""
+
+    def __init__(self, papers: list[Paper], site_model: Callable[[], Site], jobs: int) -> None:
+        self._papers, self._site_model = papers, site_model
         self._process: BaseProcess | None = None
         self._related: tuple[Related, CpuSeconds] | None = None
         self._files: tuple[SiteFiles, CpuSeconds] | None = None
+        self._terms: list[PaperTerms] = []
         if jobs <= 1 or not fork_is_safe():
-            started = time.process_time()
-            terms = corpus_terms(site)
-            related = site_related(site, terms, 1)
-            self._related = related, {"related": time.process_time() - started}
-            self._files = site_files(site, terms)
-            return
+            return  # made here, when asked for
         context = multiprocessing.get_context("fork")
         self._receiver, sender = context.Pipe(duplex=False)
         self._process = context.Process(
-            # threads: the top-n product also takes the cores page workers leave idle
-            target=_work,
-            args=(site, sender, os.getpid(), jobs),
-            daemon=True,
+            target=_work, args=(papers, site_model, sender, os.getpid(), jobs), daemon=True
         )
         gc.freeze()  # keeps the collector from touching, and so copying, the parent's objects
         try:
@@ -109,14 +108,20 @@ class CorpusJob:
 
     def related(self) -> tuple[Related, CpuSeconds]:
         """Each paper's related papers, and the CPU seconds they took; waits for them."""
-        if self._related is None:
+        if self._related is None and self._process is None:
+            started = time.process_time()
+            related, self._terms = related_and_terms(self._papers, 1)
+            self._related = related, {"related": time.process_time() - started}
+        elif self._related is None:
             self._related = self._receive()
         return self._related
 
     def files(self) -> tuple[SiteFiles, CpuSeconds]:
         """The search index and downloads, and their CPU seconds; waits for them."""
         self.related()  # sent first
-        if self._files is None:
+        if self._files is None and self._process is None:
+            self._files = site_files(self._site_model(), self._terms)
+        elif self._files is None:
             self._files = self._receive()
         return self._files
 
@@ -136,8 +141,10 @@ class CorpusJob:
 
 
 @contextlib.contextmanager
-def corpus_job_started(site: Site, jobs: int) -> Iterator[CorpusJob]:
-    job = CorpusJob(site, jobs)
+def corpus_job_started(
+    papers: list[Paper], site_model: Callable[[], Site], jobs: int
+) -> Iterator[CorpusJob]:
+    job = CorpusJob(papers, site_model, jobs)
     try:
         yield job
     finally:

@@ -6,10 +6,14 @@ half-written site.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import functools
+import gc
 import hashlib
 import os
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -215,9 +219,27 @@ def model_digest(
     return hashlib.blake2b(data, key=fingerprint[:64], digest_size=16).hexdigest()
 
 
+@contextlib.contextmanager
+def fewer_collections() -> Iterator[None]:
+    """A build allocates millions of objects and keeps most of them: the collector's default
+    of a young-generation pass every 700 allocations re-scans them for nothing (about 3% of a
+    build's time)."""
+    thresholds = gc.get_threshold()
+    gc.set_threshold(50_000, *thresholds[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+
+
 def build(
     options: BuildOptions, diagnostics: Diagnostics, progress: Progress = SILENT
 ) -> BuildResult:
+    with fewer_collections():
+        return _build(options, diagnostics, progress)
+
+
+def _build(options: BuildOptions, diagnostics: Diagnostics, progress: Progress) -> BuildResult:
     timer = _Timer()
     config = load_config(options.config_path, diagnostics)
     out_dir = options.out if options.out is not None else config.resolve(config.output)
@@ -244,14 +266,17 @@ def build(
         timer.lap("site")
     else:
         jobs = options.jobs or default_jobs()
-        site = build_site(config, papers, content, base_url, diagnostics)
-        result.authors = len(site.authors)
-        timer.lap("site")
+        site_model = functools.cache(
+            functools.partial(build_site, config, papers, content, base_url, diagnostics)
+        )
         with (
             build_lock(cache.with_suffix(".lock")),
             staged_site(out_dir, previous, cache.parent / "trash") as writer,
-            corpus_job_started(site, jobs) as corpus,
+            corpus_job_started(papers, site_model, jobs) as corpus,
         ):
+            site = site_model()
+            result.authors = len(site.authors)
+            timer.lap("site")
             rendered = render_site(site, writer, fingerprint, corpus, progress, jobs)
             timer.lap("render", sum(rendered.cpu_seconds.values()))
         current = Manifest(model, rendered.files)

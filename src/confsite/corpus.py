@@ -1,7 +1,7 @@
 """Work over the whole corpus, done in one process forked as soon as the papers are merged.
 
 It counts every title's and abstract's index terms, computes related papers from them and
-sends those first (paper pages wait for them), then makes the search index and the downloads.
+sends those first (paper pages wait for them), then makes the search index.
 Meanwhile this process models the site and the page workers render every page that shows no
 related papers, so both cores work from the moment the papers exist. With one job, or where
 forking is not safe, the same work is done here when it is first asked for.
@@ -18,17 +18,19 @@ import os
 import signal
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
+from pathlib import Path
 from typing import Any
 
-from .export import DOWNLOADS
 from .output import fork_is_safe
 from .records import Paper
 from .related import related_papers
 from .search import search_files
 from .site import Site
-from .terms import PaperTerms, paper_terms
+from .termcache import TermCache
+from .terms import PaperTerms
 
 PR_SET_PDEATHSIG = 1  # Linux prctl option: a signal for this process when its parent dies
 
@@ -37,22 +39,34 @@ SiteFiles = dict[str, bytes]
 CpuSeconds = dict[str, float]
 
 
-def related_and_terms(papers: list[Paper], threads: int) -> tuple[Related, list[PaperTerms]]:
-    """Related papers of each paper, and the terms they came from in the site's paper order."""
-    ordered = sorted(papers, key=lambda paper: paper.id)  # as the site model orders them
-    terms = [paper_terms(paper) for paper in ordered]
-    return related_papers([paper.id for paper in ordered], terms, threads), terms
+@dataclass(frozen=True)
+class CorpusInputs:
+    """What the corpus work is made from: the merged papers, a zero-argument function giving
+    their site model (the same on every call), and where terms are cached between builds."""
+
+    papers: list[Paper]
+    site_model: Callable[[], Site]
+    cache_folder: Path
+    fingerprint: bytes
+
+
+def related_and_terms(
+    inputs: CorpusInputs, threads: int
+) -> tuple[Related, list[PaperTerms], TermCache]:
+    """Related papers of each paper, the terms they came from (in the site's paper order), and
+    the term cache, to save once whoever waits for related papers has them."""
+    ordered = sorted(inputs.papers, key=lambda paper: paper.id)  # as the site model orders them
+    cache = TermCache(inputs.cache_folder, inputs.fingerprint)
+    terms = cache.paper_terms(ordered)
+    related = related_papers([paper.id for paper in ordered], terms, threads)
+    return related, terms, cache
 
 
 def site_files(site: Site, terms: list[PaperTerms]) -> tuple[SiteFiles, CpuSeconds]:
-    """The whole-site files (the search index, the downloads) and the CPU seconds they took."""
+    """The search index files and the CPU seconds they took."""
     started = time.process_time()
     files = search_files(site, terms)
-    cpu = {"search": time.process_time() - started}
-    for name, make in DOWNLOADS.items():
-        files[name] = make(site)
-    cpu["downloads"] = time.process_time() - started - cpu["search"]
-    return files, cpu
+    return files, {"search": time.process_time() - started}
 
 
 def _die_with_parent(parent: int) -> None:
@@ -67,27 +81,24 @@ def _die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _work(
-    papers: list[Paper], site_model: Callable[[], Site], sender: Connection, parent: int, jobs: int
-) -> None:
+def _work(inputs: CorpusInputs, sender: Connection, parent: int, jobs: int) -> None:
     _die_with_parent(parent)
     with contextlib.suppress(BrokenPipeError):
         started = time.process_time()
         # threads: the top-n product also takes the cores page workers leave idle
-        related, terms = related_and_terms(papers, jobs)
+        related, terms, cache = related_and_terms(inputs, jobs)
         sender.send((related, {"related": time.process_time() - started}))
+        cache.save()
         # This process's own copy of the model, built as the parent builds the same one.
-        sender.send(site_files(site_model(), terms))
+        sender.send(site_files(inputs.site_model(), terms))
     sender.close()
 
 
 class CorpusJob:
-    """Related papers, then the whole-site files: from a forked worker, or made here.
+    """Related papers, then the search index: from a forked worker, or made here."""
 
-    `site_model` gives the site model of `papers`, the same on every call."""
-
-    def __init__(self, papers: list[Paper], site_model: Callable[[], Site], jobs: int) -> None:
-        self._papers, self._site_model = papers, site_model
+    def __init__(self, inputs: CorpusInputs, jobs: int) -> None:
+        self._inputs = inputs
         self._process: BaseProcess | None = None
         self._related: tuple[Related, CpuSeconds] | None = None
         self._files: tuple[SiteFiles, CpuSeconds] | None = None
@@ -97,7 +108,7 @@ class CorpusJob:
         context = multiprocessing.get_context("fork")
         self._receiver, sender = context.Pipe(duplex=False)
         self._process = context.Process(
-            target=_work, args=(papers, site_model, sender, os.getpid(), jobs), daemon=True
+            target=_work, args=(inputs, sender, os.getpid(), jobs), daemon=True
         )
         gc.freeze()  # keeps the collector from touching, and so copying, the parent's objects
         try:
@@ -110,17 +121,18 @@ class CorpusJob:
         """Each paper's related papers, and the CPU seconds they took; waits for them."""
         if self._related is None and self._process is None:
             started = time.process_time()
-            related, self._terms = related_and_terms(self._papers, 1)
+            related, self._terms, cache = related_and_terms(self._inputs, 1)
+            cache.save()
             self._related = related, {"related": time.process_time() - started}
         elif self._related is None:
             self._related = self._receive()
         return self._related
 
     def files(self) -> tuple[SiteFiles, CpuSeconds]:
-        """The search index and downloads, and their CPU seconds; waits for them."""
+        """The search index files, and their CPU seconds; waits for them."""
         self.related()  # sent first
         if self._files is None and self._process is None:
-            self._files = site_files(self._site_model(), self._terms)
+            self._files = site_files(self._inputs.site_model(), self._terms)
         elif self._files is None:
             self._files = self._receive()
         return self._files
@@ -141,10 +153,8 @@ class CorpusJob:
 
 
 @contextlib.contextmanager
-def corpus_job_started(
-    papers: list[Paper], site_model: Callable[[], Site], jobs: int
-) -> Iterator[CorpusJob]:
-    job = CorpusJob(papers, site_model, jobs)
+def corpus_job_started(inputs: CorpusInputs, jobs: int) -> Iterator[CorpusJob]:
+    job = CorpusJob(inputs, jobs)
     try:
         yield job
     finally:

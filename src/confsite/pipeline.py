@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .config import SiteConfig, load_config
 from .content import ContentPage, load_content_pages
-from .corpus import corpus_job_started
+from .corpus import CorpusInputs, corpus_job_started
 from .dedup import merge_entries
 from .diagnostics import ConfsiteError, Diagnostics
 from .inputcache import InputCache, ReadSource, digest, load_input_cache, save_input_cache
@@ -272,7 +272,9 @@ def _build(options: BuildOptions, diagnostics: Diagnostics, progress: Progress) 
         with (
             build_lock(cache.with_suffix(".lock")),
             staged_site(out_dir, previous, cache.parent / "trash") as writer,
-            corpus_job_started(papers, site_model, jobs) as corpus,
+            corpus_job_started(
+                CorpusInputs(papers, site_model, cache.parent, fingerprint), jobs
+            ) as corpus,
         ):
             site = site_model()
             result.authors = len(site.authors)

@@ -1,5 +1,5 @@
-"""Render the site model to output files: Jinja pages, static assets, sitemap; with the search
-index and downloads from the corpus worker."""
+"""Render the site model to output files: Jinja pages, downloads, static assets, sitemap; with
+the search index from the corpus worker."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ from markupsafe import Markup
 from .config import SiteConfig
 from .corpus import CorpusJob
 from .diagnostics import ConfsiteError
+from .export import DOWNLOADS
 from .manifest import FileEntry
 from .output import StagingWriter, fork_is_safe
 from .progress import SILENT, Progress
@@ -299,6 +300,7 @@ def render_site(
         with _worker_pool(jobs) as pool:
             result.workers = 1 if isinstance(pool, _InProcessPool) else jobs
             other_pages = pool.imap_unordered(_render_pages, runs(len(makers)))
+            downloads = make_downloads(site, result)  # while the workers render
             related, cpu_seconds = corpus.related()
             result.cpu_seconds.update(cpu_seconds)
             tasks = [
@@ -315,12 +317,20 @@ def render_site(
     finally:
         _job = None
     progress.finish()
-    whole_site, cpu_seconds = corpus.files()
+    search, cpu_seconds = corpus.files()
     result.cpu_seconds.update(cpu_seconds)
     page_paths = sorted(result.files)
-    for path, data in [*whole_site.items(), *other_files(site, theme_dir, page_paths)]:
+    whole_site = [*search.items(), *downloads.items(), *other_files(site, theme_dir, page_paths)]
+    for path, data in whole_site:
         result.add(path, writer.put(path, data))
     return result
+
+
+def make_downloads(site: Site, result: RenderResult) -> dict[str, bytes]:
+    started = time.process_time()
+    downloads = {name: make(site) for name, make in DOWNLOADS.items()}
+    result.cpu_seconds["downloads"] = time.process_time() - started
+    return downloads
 
 
 def other_files(

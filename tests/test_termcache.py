@@ -1,0 +1,83 @@
+"""The term cache counts only texts it has not seen, keeps exactly the current texts, and
+throws itself away when it is unreadable or from other code."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import confsite.termcache
+from confsite.diagnostics import SourceLoc
+from confsite.records import Paper
+from confsite.termcache import CACHE_FILE, TermCache
+from confsite.terms import paper_terms
+
+
+def paper(paper_id: str, title: str, abstract: str) -> Paper:
+    return Paper(
+        id=paper_id, title=title, authors=(), abstract=abstract, presentation=None,
+        decision=None, attendance=None, awards=(), sessions=(), session_order=(), room=None,
+        conference=None, year=None, sources=(SourceLoc("dump.txt", 1),),
+    )
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The titles whose terms were counted, in order."""
+    titles: list[str] = []
+
+    def counting(record: Paper) -> tuple[Counter[str], Counter[str]]:
+        titles.append(record.title or "")
+        return paper_terms(record)
+
+    monkeypatch.setattr(confsite.termcache, "paper_terms", counting)
+    return titles
+
+
+def build_terms(folder: Path, papers: list[Paper], fingerprint: bytes = b"code") -> list:
+    cache = TermCache(folder, fingerprint)
+    terms = cache.paper_terms(papers)
+    cache.save()
+    return terms
+
+
+def test_only_new_texts_are_counted_and_results_equal_counting(
+    tmp_path: Path, counted: list[str]
+) -> None:
+    first = [paper("a", "Graph networks", "We study graphs."), paper("b", "Diffusion", "Noise.")]
+    assert build_terms(tmp_path, first) == [paper_terms(p) for p in first]
+    assert counted == ["Graph networks", "Diffusion"]
+
+    edited = [first[0], paper("b", "Diffusion", "Noise, revised."), paper("c", "New", "Text.")]
+    counted.clear()
+    assert build_terms(tmp_path, edited) == [paper_terms(p) for p in edited]
+    assert counted == ["Diffusion", "New"]  # the unchanged paper came from the cache
+
+    counted.clear()
+    build_terms(tmp_path, edited)
+    assert counted == []
+
+
+def test_cache_keeps_only_the_current_texts(tmp_path: Path, counted: list[str]) -> None:
+    build_terms(tmp_path, [paper("a", "One", "x"), paper("b", "Two", "y")])
+    build_terms(tmp_path, [paper("b", "Two", "y")])
+    counted.clear()
+    build_terms(tmp_path, [paper("a", "One", "x")])
+    assert counted == ["One"], "a text no longer in the site was not forgotten"
+
+
+@pytest.mark.parametrize("damage", ["other code", "truncated", "not a cache"])
+def test_unusable_cache_is_ignored(tmp_path: Path, counted: list[str], damage: str) -> None:
+    papers = [paper("a", "One", "x")]
+    build_terms(tmp_path, papers)
+    path = tmp_path / CACHE_FILE
+    if damage == "truncated":
+        path.write_bytes(path.read_bytes()[:20])
+    elif damage == "not a cache":
+        path.write_bytes(b"\x80\x05K\x01.")  # a pickled 1
+    counted.clear()
+    fingerprint = b"new code" if damage == "other code" else b"code"
+    assert build_terms(tmp_path, papers, fingerprint) == [paper_terms(papers[0])]
+    assert counted == ["One"]

@@ -91,18 +91,18 @@ def encode_index(counted: list[list[Counter[str]]]) -> dict[str, Any]:
         field = [fields[field_number] for fields in counted]
         sizes = np.fromiter(map(len, field), dtype=np.int64, count=len(field))
         total = int(sizes.sum())
-        # Straight into arrays: lists of Python ints would take gigabytes at 100,000 papers.
+        # Straight into 32-bit arrays: lists of Python ints took gigabytes at 100,000 papers.
         term_numbers = np.fromiter(
             itertools.chain.from_iterable(map(number.__getitem__, counts) for counts in field),
-            dtype=np.int64,
+            dtype=np.int32,
             count=total,
         )
         frequencies = np.fromiter(
             itertools.chain.from_iterable(counts.values() for counts in field),
-            dtype=np.int64,
+            dtype=np.int32,
             count=total,
         )
-        documents = np.repeat(np.arange(len(field), dtype=np.int64), sizes)
+        documents = np.repeat(np.arange(len(field), dtype=np.int32), sizes)
         postings.append(encode_postings(term_numbers, documents, frequencies, len(terms)))
     return {
         "version": LUNR_VERSION,
@@ -131,6 +131,7 @@ def encode_postings(
         return ""
     order = np.lexsort((documents, term_numbers))
     terms, docs, tfs = term_numbers[order], documents[order], frequencies[order]
+    del order
     previous = np.zeros_like(docs)  # the document before in the same term's postings, or 0
     previous[1:] = docs[:-1]
     first = np.ones(len(terms), dtype=bool)
@@ -140,11 +141,12 @@ def encode_postings(
     # The numbers in order: each posting's code, then its frequency when above one.
     slots = 1 + repeated
     starts = np.cumsum(slots) - slots
-    numbers = np.empty(int(slots.sum()), dtype=np.int64)
+    numbers = np.empty(int(slots.sum()), dtype=np.int32)
     numbers[starts] = (docs - previous) * 2 + repeated
     numbers[starts[repeated] + 1] = tfs[repeated]
     owner = np.repeat(terms, slots)  # the term each number belongs to
-    width = np.ones(len(numbers), dtype=np.int64)  # characters per number
+    del terms, docs, tfs, previous, first, repeated, slots, starts
+    width = np.ones(len(numbers), dtype=np.int32)  # characters per number
     rest = numbers >> 5
     while rest.any():
         width += rest > 0

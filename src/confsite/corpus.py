@@ -10,8 +10,6 @@ forking is not safe, the same work is done here when it is first asked for.
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import gc
 import multiprocessing
 import os
@@ -24,13 +22,12 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
-from .output import fork_is_safe
+from .output import fork_is_safe, libc_function
 from .records import Paper
 from .related import related_papers
 from .search import search_files
-from .site import Site
+from .site import Site, site_order
 from .termcache import TermCache
-from .terms import PaperTerms
 
 PR_SET_PDEATHSIG = 1  # Linux prctl option: a signal for this process when its parent dies
 
@@ -50,31 +47,27 @@ class CorpusInputs:
     fingerprint: bytes
 
 
-def related_and_terms(
-    inputs: CorpusInputs, threads: int
-) -> tuple[Related, list[PaperTerms], TermCache]:
-    """Related papers of each paper, the terms they came from (in the site's paper order), and
-    the term cache, to save once whoever waits for related papers has them."""
-    ordered = sorted(inputs.papers, key=lambda paper: paper.id)  # as the site model orders them
+def corpus_results(inputs: CorpusInputs, threads: int) -> Iterator[tuple[Any, CpuSeconds]]:
+    """Related papers of each paper, then the search index files, each with the CPU seconds
+    it took. The term cache is saved in between: whoever waits for related papers need not
+    wait for that."""
+    started = time.process_time()
+    ordered = site_order(inputs.papers)
     cache = TermCache(inputs.cache_folder, inputs.fingerprint)
     terms = cache.paper_terms(ordered)
     related = related_papers([paper.id for paper in ordered], terms, threads)
-    return related, terms, cache
-
-
-def site_files(site: Site, terms: list[PaperTerms]) -> tuple[SiteFiles, CpuSeconds]:
-    """The search index files and the CPU seconds they took."""
+    yield related, {"related": time.process_time() - started}
+    cache.save()
     started = time.process_time()
-    files = search_files(site, terms)
-    return files, {"search": time.process_time() - started}
+    files = search_files(inputs.site_model(), terms)
+    yield files, {"search": time.process_time() - started}
 
 
 def _die_with_parent(parent: int) -> None:
     """A killed build must not leave its worker running: holding the build's output pipes, it
     would keep whoever waits on them waiting (Linux; elsewhere the worker ends when it has
     sent its results, or fails to)."""
-    libc_name = ctypes.util.find_library("c")
-    prctl = getattr(ctypes.CDLL(libc_name), "prctl", None) if libc_name else None
+    prctl = libc_function("prctl")
     if prctl is not None:
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:  # the parent died before the request took effect
@@ -84,13 +77,10 @@ def _die_with_parent(parent: int) -> None:
 def _work(inputs: CorpusInputs, sender: Connection, parent: int, jobs: int) -> None:
     _die_with_parent(parent)
     with contextlib.suppress(BrokenPipeError):
-        started = time.process_time()
-        # threads: the top-n product also takes the cores page workers leave idle
-        related, terms, cache = related_and_terms(inputs, jobs)
-        sender.send((related, {"related": time.process_time() - started}))
-        cache.save()
-        # This process's own copy of the model, built as the parent builds the same one.
-        sender.send(site_files(inputs.site_model(), terms))
+        # threads: the top-n product also takes the cores page workers leave idle. The site
+        # model is this process's own copy, built as the parent builds the same one.
+        for result in corpus_results(inputs, jobs):
+            sender.send(result)
     sender.close()
 
 
@@ -98,13 +88,12 @@ class CorpusJob:
     """Related papers, then the search index: from a forked worker, or made here."""
 
     def __init__(self, inputs: CorpusInputs, jobs: int) -> None:
-        self._inputs = inputs
         self._process: BaseProcess | None = None
         self._related: tuple[Related, CpuSeconds] | None = None
         self._files: tuple[SiteFiles, CpuSeconds] | None = None
-        self._terms: list[PaperTerms] = []
         if jobs <= 1 or not fork_is_safe():
-            return  # made here, when asked for
+            self._here = corpus_results(inputs, 1)  # made here, when asked for
+            return
         context = multiprocessing.get_context("fork")
         self._receiver, sender = context.Pipe(duplex=False)
         self._process = context.Process(
@@ -119,25 +108,20 @@ class CorpusJob:
 
     def related(self) -> tuple[Related, CpuSeconds]:
         """Each paper's related papers, and the CPU seconds they took; waits for them."""
-        if self._related is None and self._process is None:
-            started = time.process_time()
-            related, self._terms, cache = related_and_terms(self._inputs, 1)
-            cache.save()
-            self._related = related, {"related": time.process_time() - started}
-        elif self._related is None:
-            self._related = self._receive()
+        if self._related is None:
+            self._related = self._next()
         return self._related
 
     def files(self) -> tuple[SiteFiles, CpuSeconds]:
         """The search index files, and their CPU seconds; waits for them."""
-        self.related()  # sent first
-        if self._files is None and self._process is None:
-            self._files = site_files(self._inputs.site_model(), self._terms)
-        elif self._files is None:
-            self._files = self._receive()
+        self.related()  # comes first
+        if self._files is None:
+            self._files = self._next()
         return self._files
 
-    def _receive(self) -> Any:
+    def _next(self) -> Any:
+        if self._process is None:
+            return next(self._here)
         try:
             return self._receiver.recv()
         except EOFError:

@@ -12,13 +12,14 @@ import contextlib
 import ctypes
 import ctypes.util
 import fcntl
+import functools
 import glob
 import hashlib
 import os
 import shutil
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -166,13 +167,16 @@ class StagingWriter:
         return file_is_intact(self.folders.out_dir, path, entry)
 
 
+@functools.cache
+def libc_function(name: str) -> Callable[..., int] | None:
+    """A function of the C library (`renameat2`, `prctl`), or None where there is none."""
+    libc_name = ctypes.util.find_library("c")
+    return getattr(ctypes.CDLL(libc_name, use_errno=True), name, None) if libc_name else None
+
+
 def _exchange(a: Path, b: Path) -> bool:
     """Atomically swap two paths (Linux renameat2). False where the call is unavailable."""
-    libc_name = ctypes.util.find_library("c")
-    if not libc_name or not hasattr(os, "O_PATH"):
-        return False
-    libc = ctypes.CDLL(libc_name, use_errno=True)
-    renameat2 = getattr(libc, "renameat2", None)
+    renameat2 = libc_function("renameat2") if hasattr(os, "O_PATH") else None
     if renameat2 is None:
         return False
     at_fdcwd, rename_exchange = -100, 2

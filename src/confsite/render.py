@@ -149,7 +149,6 @@ def make_environment(theme_dir: Path | None) -> Environment:
     # A filter, not a global function: Jinja calls filters directly, globals through a
     # per-call dispatch that cost a second per 10,000 papers.
     environment.filters["link"] = link
-    environment.globals["link"] = link
     partials = PartialModules(environment)
     for template, name in PARTIAL_MACROS:
         environment.globals[name] = partials.global_macro(template, name)

@@ -13,7 +13,7 @@ from bs4 import BeautifulSoup, Tag
 from latex2mathml.converter import convert as latex_to_mathml
 from markupsafe import Markup, escape
 
-from .texplain import MATH
+from .texplain import MATH, may_hold_tex
 
 TEXT_MACROS = {
     "textit": "em",
@@ -127,7 +127,7 @@ def _render_token(match: re.Match[str]) -> Markup:
 
 def render_rich_line(text: str) -> Markup:
     """One paragraph or title: math and inline markup rendered, everything else escaped."""
-    if "$" not in text and "\\" not in text:  # no math delimiter: skip the (slow) MATH scan
+    if not may_hold_tex(text):  # no math delimiter: skip the MATH scan
         return _render_inline(text)
     parts: list[Markup] = []
     position = 0

@@ -45,12 +45,19 @@ FIELDS: tuple[tuple[str, int], ...] = (
 
 
 def search_document(number: int, paper: Paper, site: Site) -> dict[str, str]:
-    sessions = [site.session_by_key[s] for s in paper.sessions]
     return {
         "ref": str(number),
         "title": index_text(paper.title),
-        "authors": index_text("\n".join(paper.authors)),
         "abstract": index_text(paper.abstract),
+        **_listing_fields(paper, site),
+    }
+
+
+def _listing_fields(paper: Paper, site: Site) -> dict[str, str]:
+    """The indexed text of every field but the title and abstract."""
+    sessions = [site.session_by_key[s] for s in paper.sessions]
+    return {
+        "authors": index_text("\n".join(paper.authors)),
         "session": index_text("\n".join(g.label for g in sessions)),
         "collection": index_text(collection_label(paper.conference, paper.year)),
         "awards": index_text("\n".join(paper.awards)),
@@ -224,15 +231,10 @@ def site_terms(site: Site, terms: list[PaperTerms]) -> list[list[Counter[str]]]:
     """Every paper's field terms, with titles and abstracts as `terms` has already counted
     them (for related papers too)."""
     counted = []
-    for number, (paper, (title, abstract)) in enumerate(zip(site.papers, terms, strict=True)):
-        document = search_document(number, paper, site)
-        known = {"title": title, "abstract": abstract}
-        counted.append(
-            [
-                known[field] if field in known else field_terms(document[field])
-                for field, _ in FIELDS
-            ]
-        )
+    for paper, (title, abstract) in zip(site.papers, terms, strict=True):
+        fields = {name: field_terms(text) for name, text in _listing_fields(paper, site).items()}
+        fields.update(title=title, abstract=abstract)
+        counted.append([fields[name] for name, _ in FIELDS])
     return counted
 
 

@@ -6,6 +6,7 @@ relative to the site root (`papers/<id>/`); the renderer turns them into relativ
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -137,6 +138,11 @@ def author_url(author: Author) -> str:
     return f"authors/{author.slug}/"
 
 
+def site_order(papers: Iterable[Paper]) -> tuple[Paper, ...]:
+    """Papers in the order the site model holds them: by id."""
+    return tuple(sorted(papers, key=lambda p: p.id))
+
+
 def build_site(
     config: SiteConfig,
     papers: list[Paper],
@@ -146,7 +152,7 @@ def build_site(
 ) -> Site:
     """The site model. Related papers are not part of it: they take the longest to compute,
     so pages that do not show them render meanwhile (see corpus.py)."""
-    ordered = tuple(sorted(papers, key=lambda p: p.id))
+    ordered = site_order(papers)
     groups = _session_groups(ordered)
     return Site(
         config=config,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+from collections.abc import Sequence
 from pathlib import Path
 
 from .records import Paper
@@ -53,7 +54,7 @@ class TermCache:
         self._known: dict[bytes, PaperTerms] = {}
         self._current: dict[bytes, PaperTerms] = {}
 
-    def paper_terms(self, papers: list[Paper]) -> list[PaperTerms]:
+    def paper_terms(self, papers: Sequence[Paper]) -> list[PaperTerms]:
         self._known = _load(self.path, self.fingerprint)
         keys = [_text_key(paper) for paper in papers]
         for key, paper in zip(keys, papers, strict=True):

@@ -53,6 +53,12 @@ _plain = LatexNodes2Text(
 )
 
 
+def may_hold_tex(text: str) -> bool:
+    """Whether text can hold math or a TeX command; most text holds neither, and this test is
+    far faster than the regular expressions that would find nothing."""
+    return "\\" in text or "$" in text
+
+
 def plain_text(text: str | None) -> str:
     """Readable plain text for places that cannot hold markup (<title>, meta tags, BibTeX notes):
     TeX rendered to Unicode, Markdown links reduced to their text."""
@@ -60,7 +66,7 @@ def plain_text(text: str | None) -> str:
         return ""
     if "[" in text:  # the cheap test spares most texts the regex scan
         text = MARKDOWN_LINK.sub(r"\1", text)
-    if "\\" not in text and "$" not in text:  # most text has no TeX: skip the TeX parser
+    if not may_hold_tex(text):  # skip the TeX parser
         return " ".join(text.split())
     return _tex_plain_text(text)
 

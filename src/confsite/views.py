@@ -200,12 +200,13 @@ class Views:
     def papers_in_order(self) -> list[Paper]:
         """Papers in the order of their first session, so that a run of paper pages reuses
         the cards its session page made in the same process."""
-        order = {group.session: number for number, group in enumerate(self.site.sessions)}
-        unsessioned = (len(order),)
-        return sorted(
-            self.site.papers,
-            key=lambda p: (order[p.sessions[0]], p.session_order[0]) if p.sessions else unsessioned,
-        )
+        in_sessions = [
+            paper
+            for group in self.site.sessions
+            for paper in group.papers
+            if paper.sessions[0] == group.session
+        ]
+        return in_sessions + [paper for paper in self.site.papers if not paper.sessions]
 
     def home(self) -> Page:
         site = self.site

@@ -7,12 +7,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from scipy.sparse import csr_matrix
 
 import confsite.termcache
 from confsite.diagnostics import SourceLoc
 from confsite.records import Paper
 from confsite.termcache import CACHE_FILE, TermCache
-from confsite.terms import paper_terms
+from confsite.terms import CorpusTerms, paper_terms
 
 
 def paper(paper_id: str, title: str, abstract: str) -> Paper:
@@ -36,11 +37,23 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return titles
 
 
+def counts(terms: CorpusTerms) -> list[tuple[Counter[str], Counter[str]]]:
+    """Each row of the matrices as the Counters `paper_terms` gives."""
+
+    def row(matrix: csr_matrix, number: int) -> Counter[str]:
+        start, end = matrix.indptr[number], matrix.indptr[number + 1]
+        columns, values = matrix.indices[start:end], matrix.data[start:end]
+        return Counter({terms.vocabulary[c]: int(v) for c, v in zip(columns, values, strict=True)})
+
+    return [(row(terms.title, n), row(terms.abstract, n)) for n in range(len(terms))]
+
+
 def build_terms(folder: Path, papers: list[Paper], fingerprint: bytes = b"code") -> list:
     cache = TermCache(folder, fingerprint)
     terms = cache.paper_terms(papers)
     cache.save()
-    return terms
+    assert list(terms.vocabulary) == sorted(set(terms.vocabulary)), "not canonical"
+    return counts(terms)
 
 
 def test_only_new_texts_are_counted_and_results_equal_counting(
@@ -81,3 +94,20 @@ def test_unusable_cache_is_ignored(tmp_path: Path, counted: list[str], damage: s
     fingerprint = b"new code" if damage == "other code" else b"code"
     assert build_terms(tmp_path, papers, fingerprint) == [paper_terms(papers[0])]
     assert counted == ["One"]
+
+
+def test_cached_and_counted_terms_give_identical_arrays(tmp_path: Path) -> None:
+    """Related papers sum floats along rows: a row must be the same arrays whether its text
+    came from the cache or was counted in this build, or rebuilds would differ in the last bit."""
+    first = [paper("a", "Zebra graphs", "Alpha beta."), paper("b", "Apple", "Graphs of zebra.")]
+    edited = [first[0], paper("b", "Apple", "Graphs of zebra, aardvark.")]
+    cache = TermCache(tmp_path, b"code")
+    cache.paper_terms(first)
+    cache.save()
+    incremental = TermCache(tmp_path, b"code").paper_terms(edited)
+    fresh = TermCache(tmp_path / "empty", b"code").paper_terms(edited)
+    assert incremental.vocabulary == fresh.vocabulary
+    for matrix in ("title", "abstract"):
+        a, b = getattr(incremental, matrix), getattr(fresh, matrix)
+        for part in ("data", "indices", "indptr"):
+            assert getattr(a, part).tolist() == getattr(b, part).tolist(), (matrix, part)

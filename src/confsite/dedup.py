@@ -65,13 +65,16 @@ def group_entries(entries: Iterable[Entry]) -> dict[GroupKey, list[Entry]]:
     groups: dict[GroupKey, list[Entry]] = {}
     for entry in entries:
         groups.setdefault(group_key(entry), []).append(entry)
+    untitled = [key for key in groups if key[0] == "untitled"]
+    if not untitled:  # abstract keys are costly, and only untitled entries need them
+        return groups
     by_abstract: dict[str, GroupKey] = {}
     for key, members in groups.items():
         if key[0] == "title":
             for entry in members:
                 by_abstract.setdefault(abstract_key(entry.abstract), key)
     by_abstract.pop("", None)
-    for key in [key for key in groups if key[0] == "untitled"]:
+    for key in untitled:
         titled = by_abstract.get(key[-1])
         if titled is not None:
             groups[titled].extend(groups.pop(key))

@@ -11,11 +11,10 @@ is stable.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .terms import PaperTerms
+from .terms import CorpusTerms
 
 if TYPE_CHECKING:
     from scipy.sparse import csr_matrix
@@ -29,29 +28,21 @@ MIN_PAPERS_FOR_SHARE = 200  # below this, no term is frequent enough to mean not
 EXTRA_CANDIDATES = 5
 
 
-def tfidf_matrix(terms: Sequence[PaperTerms]) -> csr_matrix:
+def tfidf_matrix(terms: CorpusTerms) -> csr_matrix:
     """One L2-normalized row per paper, one column per term."""
     # Imported here, as below: a rebuild with nothing to do never needs them.
     import numpy as np
     from scipy.sparse import csr_matrix
 
-    vocabulary: dict[str, int] = {}
-    indptr, indices, counts = [0], [], []
-    for title, abstract in terms:
-        row = Counter(abstract)
-        for term, count in title.items():
-            row[term] += 2 * count
-        indices += [vocabulary.setdefault(term, len(vocabulary)) for term in row]
-        counts += row.values()
-        indptr.append(len(indices))
-    papers = len(terms)
-    columns = np.asarray(indices, dtype=np.int32)
-    document_counts = np.bincount(columns, minlength=len(vocabulary))
+    counts = csr_matrix(terms.abstract + 2 * terms.title)
+    counts.sort_indices()
+    papers, columns = counts.shape[0], counts.indices
+    document_counts = np.bincount(columns, minlength=counts.shape[1])
     idf = np.log((1 + papers) / (1 + document_counts)) + 1
-    weights = (1 + np.log(np.asarray(counts, dtype=np.float64))) * idf[columns]
+    weights = (1 + np.log(counts.data.astype(np.float64))) * idf[columns]
     if papers >= MIN_PAPERS_FOR_SHARE:
         weights[document_counts[columns] > MAX_DOCUMENT_SHARE * papers] = 0
-    matrix = csr_matrix((weights, columns, np.asarray(indptr)), shape=(papers, len(vocabulary)))
+    matrix = csr_matrix((weights, columns, counts.indptr), shape=counts.shape)
     matrix.eliminate_zeros()
     norms = np.sqrt(np.asarray(matrix.multiply(matrix).sum(axis=1)).ravel())
     norms[norms == 0] = 1
@@ -59,7 +50,7 @@ def tfidf_matrix(terms: Sequence[PaperTerms]) -> csr_matrix:
 
 
 def related_papers(
-    ids: Sequence[str], terms: Sequence[PaperTerms], threads: int = 1
+    ids: Sequence[str], terms: CorpusTerms, threads: int = 1
 ) -> dict[str, tuple[str, ...]]:
     """For each paper id, the ids of the most similar other papers, most similar first."""
     from sparse_dot_topn import sp_matmul_topn

@@ -19,18 +19,18 @@ compatibility forms (𝜸, ﬁ) match what people type.
 
 from __future__ import annotations
 
-import itertools
 import json
-from collections import Counter
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .records import Paper
 from .site import Site, collection_label
-from .terms import PaperTerms, field_terms, index_text
+from .terms import CorpusTerms, Vocabulary, count_matrix, field_terms, index_text
 from .texplain import plain_text, shorten
 
 if TYPE_CHECKING:
     import numpy as np
+    from scipy.sparse import csr_matrix
 
 LUNR_VERSION = "2.3.9"
 SNIPPET_LENGTH = 200
@@ -72,17 +72,19 @@ def js_order(term: str) -> bytes:
 DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
 
 
-def document_terms(document: dict[str, str]) -> list[Counter[str]]:
-    """Term frequencies of each of a search document's fields, in FIELDS order."""
-    return [field_terms(document[field]) for field, _ in FIELDS]
-
-
 def compact_index(documents: list[dict[str, str]]) -> dict[str, Any]:
-    return encode_index([document_terms(document) for document in documents])
+    """The index of search documents (as `search_document` makes them)."""
+    vocabulary = Vocabulary()
+    fields = [
+        count_matrix([field_terms(document[name]) for document in documents], vocabulary)
+        for name, _ in FIELDS
+    ]
+    return encode_index(fields, vocabulary.terms)
 
 
-def encode_index(counted: list[list[Counter[str]]]) -> dict[str, Any]:
-    """The index of documents given by their fields' term frequencies.
+def encode_index(fields: list[csr_matrix], vocabulary: Sequence[str]) -> dict[str, Any]:
+    """The index of documents given by each field's term counts (in FIELDS order; a row per
+    document, a column per term of `vocabulary`).
 
     Terms joined by spaces (lunr's tokenizer never leaves one in a term); per field, each
     term's postings (document-number delta × 2 + [frequency > 1], then the frequency if so),
@@ -90,35 +92,26 @@ def encode_index(counted: list[list[Counter[str]]]) -> dict[str, Any]:
     the postings and vectors a query needs without any other pass."""
     import numpy as np  # here: a rebuild with nothing to do never needs it
 
-    vocabulary = {term for fields in counted for counts in fields for term in counts}
-    terms = sorted(vocabulary, key=js_order)
-    number = {term: n for n, term in enumerate(terms)}
+    used = np.unique(np.concatenate([field.indices for field in fields]))
+    used_terms = [vocabulary[number] for number in used]
+    order = sorted(range(len(used_terms)), key=lambda n: js_order(used_terms[n]))
+    renumber = np.zeros(len(vocabulary), dtype=np.int32)
+    renumber[used[order]] = np.arange(len(order), dtype=np.int32)
+    documents = fields[0].shape[0]
     postings = []
-    for field_number in range(len(FIELDS)):
-        field = [fields[field_number] for fields in counted]
-        sizes = np.fromiter(map(len, field), dtype=np.int64, count=len(field))
-        total = int(sizes.sum())
-        # Straight into 32-bit arrays: lists of Python ints took gigabytes at 100,000 papers.
-        term_numbers = np.fromiter(
-            itertools.chain.from_iterable(map(number.__getitem__, counts) for counts in field),
-            dtype=np.int32,
-            count=total,
-        )
-        frequencies = np.fromiter(
-            itertools.chain.from_iterable(counts.values() for counts in field),
-            dtype=np.int32,
-            count=total,
-        )
-        documents = np.repeat(np.arange(len(field), dtype=np.int32), sizes)
-        postings.append(encode_postings(term_numbers, documents, frequencies, len(terms)))
+    for field in fields:
+        in_document = np.repeat(np.arange(documents, dtype=np.int32), np.diff(field.indptr))
+        frequencies = field.data.astype(np.int32)
+        terms = renumber[field.indices]
+        postings.append(encode_postings(terms, in_document, frequencies, len(order)))
     return {
         "version": LUNR_VERSION,
         "fields": [field for field, _ in FIELDS],
         "boosts": [boost for _, boost in FIELDS],
         "k1": 1.2,
         "b": 0.75,
-        "documents": len(counted),
-        "terms": " ".join(terms),
+        "documents": documents,
+        "terms": " ".join(used_terms[n] for n in order),
         "postings": postings,
     }
 
@@ -227,19 +220,19 @@ def snippets(papers: tuple[Paper, ...]) -> str:
     return RECORD.join(shorten(plain_text(p.abstract), SNIPPET_LENGTH) for p in papers)
 
 
-def site_terms(site: Site, terms: list[PaperTerms]) -> list[list[Counter[str]]]:
-    """Every paper's field terms, with titles and abstracts as `terms` has already counted
-    them (for related papers too)."""
-    counted = []
-    for paper, (title, abstract) in zip(site.papers, terms, strict=True):
-        fields = {name: field_terms(text) for name, text in _listing_fields(paper, site).items()}
-        fields.update(title=title, abstract=abstract)
-        counted.append([fields[name] for name, _ in FIELDS])
-    return counted
+def site_terms(site: Site, terms: CorpusTerms) -> tuple[list[csr_matrix], list[str]]:
+    """Every field's term counts (in FIELDS order) and their vocabulary, with titles and
+    abstracts as `terms` has already counted them (for related papers too)."""
+    vocabulary = Vocabulary(terms.vocabulary)
+    listings = [_listing_fields(paper, site) for paper in site.papers]
+    fields = {"title": terms.title, "abstract": terms.abstract}
+    for name in (name for name, _ in FIELDS if name not in fields):
+        fields[name] = count_matrix([field_terms(text[name]) for text in listings], vocabulary)
+    return [fields[name] for name, _ in FIELDS], vocabulary.terms
 
 
-def search_files(site: Site, terms: list[PaperTerms]) -> dict[str, bytes]:
-    index = encode_index(site_terms(site, terms))
+def search_files(site: Site, terms: CorpusTerms) -> dict[str, bytes]:
+    index = encode_index(*site_terms(site, terms))
     data = {"index": index, "store": document_store(site.papers, site)}
     return {
         "search/index.js": script_payload("confsiteSearchData", data),

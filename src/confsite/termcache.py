@@ -9,40 +9,30 @@ caches this one is best effort: anything unreadable is ignored and counted again
 from __future__ import annotations
 
 import hashlib
-import os
-import pickle
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from .picklecache import load_pickle, save_pickle
 from .records import Paper
-from .terms import PaperTerms, paper_terms
+from .terms import CorpusTerms, Vocabulary, canonical_terms, count_matrix, paper_terms
+
+if TYPE_CHECKING:
+    from scipy.sparse import csr_matrix
 
 CACHE_FILE = "terms.pickle"
 
 
-def _text_key(paper: Paper) -> bytes:
+def text_key(paper: Paper) -> bytes:
     text = f"{paper.title}\0{paper.abstract}".encode("utf-8", "surrogatepass")
     return hashlib.blake2b(text, digest_size=16).digest()
 
 
-def _load(path: Path, fingerprint: bytes) -> dict[bytes, PaperTerms]:
-    try:
-        with open(path, "rb") as stream:
-            stored_fingerprint, terms = pickle.load(stream)
-    except Exception:  # absent, truncated or from another version: count afresh
-        return {}
-    return terms if stored_fingerprint == fingerprint and isinstance(terms, dict) else {}
+def _widened(matrix: csr_matrix, width: int) -> csr_matrix:
+    """The same rows, with room for terms the vocabulary gained since it was made."""
+    from scipy.sparse import csr_matrix
 
-
-def _save(path: Path, fingerprint: bytes, terms: dict[bytes, PaperTerms]) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        with open(temporary, "wb") as stream:
-            pickle.dump((fingerprint, terms), stream, protocol=5)
-        os.replace(temporary, path)
-    except OSError:
-        pass
+    return csr_matrix((matrix.data, matrix.indices, matrix.indptr), shape=(matrix.shape[0], width))
 
 
 class TermCache:
@@ -51,18 +41,37 @@ class TermCache:
 
     def __init__(self, folder: Path, fingerprint: bytes) -> None:
         self.path, self.fingerprint = folder / CACHE_FILE, fingerprint
-        self._known: dict[bytes, PaperTerms] = {}
-        self._current: dict[bytes, PaperTerms] = {}
+        self._terms: CorpusTerms | None = None
+        self._stored_keys: tuple[bytes, ...] = ()
 
-    def paper_terms(self, papers: Sequence[Paper]) -> list[PaperTerms]:
-        self._known = _load(self.path, self.fingerprint)
-        keys = [_text_key(paper) for paper in papers]
+    def paper_terms(self, papers: Sequence[Paper]) -> CorpusTerms:
+        from scipy.sparse import vstack
+
+        stored = load_pickle(self.path, self.fingerprint, CorpusTerms)
+        if stored is None:
+            stored = canonical_terms((), *[count_matrix([], Vocabulary())] * 2, ())
+        self._stored_keys = stored.keys
+        keys = [text_key(paper) for paper in papers]
+        row = {key: number for number, key in enumerate(stored.keys)}
+        new: dict[bytes, Paper] = {}  # texts not in the cache, each once
         for key, paper in zip(keys, papers, strict=True):
-            if key not in self._current:
-                self._current[key] = self._known.get(key) or paper_terms(paper)
-        return [self._current[key] for key in keys]
+            if key not in row and key not in new:
+                new[key] = paper
+                row[key] = len(stored.keys) + len(new) - 1
+        counted = [paper_terms(paper) for paper in new.values()]
+        vocabulary = Vocabulary(stored.vocabulary)
+        titles = count_matrix([title for title, _ in counted], vocabulary)
+        abstracts = count_matrix([abstract for _, abstract in counted], vocabulary)
+        order = [row[key] for key in keys]
+        width = len(vocabulary)
+        title, abstract = (
+            vstack([_widened(old, width), _widened(added, width)], format="csr")[order]
+            for old, added in ((stored.title, titles), (stored.abstract, abstracts))
+        )
+        self._terms = canonical_terms(vocabulary.terms, title, abstract, keys)
+        return self._terms
 
     def save(self) -> None:
         """Kept apart from counting, so that what waits for the terms need not wait for this."""
-        if self._current.keys() != self._known.keys():
-            _save(self.path, self.fingerprint, self._current)
+        if self._terms is not None and self._terms.keys != self._stored_keys:
+            save_pickle(self.path, self.fingerprint, self._terms)

@@ -34,12 +34,13 @@ from confsite.diagnostics import Diagnostics  # noqa: E402
 from confsite.pipeline import BuildOptions, build  # noqa: E402
 from confsite.search import (  # noqa: E402
     FIELDS,
+    RECORD,
     compact_index,
     document_store,
     search_document,
-    snippets,
 )
 from confsite.site import build_site  # noqa: E402
+from confsite.terms import snippet  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--disable-gpu", "--disable-dev-shm-usage", "--disable-quic"]
@@ -80,7 +81,10 @@ def measure_index(site) -> dict:
     documents = [search_document(n, paper, site) for n, paper in enumerate(site.papers)]
     started = time.perf_counter()
     index = compact_index(documents)
-    store = {**document_store(site.papers, site), "snippets": snippets(site.papers)}
+    store = {
+        **document_store(site.papers, site),
+        "snippets": RECORD.join(map(snippet, site.papers)),
+    }
     build_seconds = time.perf_counter() - started
     for document, paper in zip(documents, site.papers, strict=True):
         document["id"] = paper.id

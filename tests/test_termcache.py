@@ -13,7 +13,7 @@ import confsite.termcache
 from confsite.diagnostics import SourceLoc
 from confsite.records import Paper
 from confsite.termcache import CACHE_FILE, TermCache
-from confsite.terms import CorpusTerms, paper_terms
+from confsite.terms import CorpusTerms, paper_terms, snippet
 
 
 def paper(paper_id: str, title: str, abstract: str) -> Paper:
@@ -53,6 +53,7 @@ def build_terms(folder: Path, papers: list[Paper], fingerprint: bytes = b"code")
     terms = cache.paper_terms(papers)
     cache.save()
     assert list(terms.vocabulary) == sorted(set(terms.vocabulary)), "not canonical"
+    assert list(terms.snippets) == [snippet(p) for p in papers]
     return counts(terms)
 
 
@@ -107,6 +108,7 @@ def test_cached_and_counted_terms_give_identical_arrays(tmp_path: Path) -> None:
     incremental = TermCache(tmp_path, b"code").paper_terms(edited)
     fresh = TermCache(tmp_path / "empty", b"code").paper_terms(edited)
     assert incremental.vocabulary == fresh.vocabulary
+    assert incremental.snippets == fresh.snippets == ("Alpha beta.", "Graphs of zebra, aardvark.")
     for matrix in ("title", "abstract"):
         a, b = getattr(incremental, matrix), getattr(fresh, matrix)
         for part in ("data", "indices", "indptr"):

@@ -1,10 +1,11 @@
 """Work over the whole corpus, done in one process forked as soon as the papers are merged.
 
-It counts every title's and abstract's index terms, computes related papers from them and
-sends those first (paper pages wait for them), then makes the search index.
-Meanwhile this process models the site and the page workers render every page that shows no
-related papers, so both cores work from the moment the papers exist. With one job, or where
-forking is not safe, the same work is done here when it is first asked for.
+It counts every title's and abstract's index terms (or takes them from the cache), computes
+related papers from them and sends those (paper pages wait for them), then sends the terms,
+from which this process makes the search index. Meanwhile this process models the site and
+the page workers render every page that shows no related papers, so both cores work from the
+moment the papers exist. With one job, or where forking is not safe, the same work is done
+here when it is first asked for.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import multiprocessing
 import os
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -23,44 +24,46 @@ from pathlib import Path
 from typing import Any
 
 from .output import fork_is_safe, libc_function
+from .picklecache import load_pickle, save_pickle
 from .records import Paper
-from .related import related_papers
-from .search import search_files
-from .site import Site, site_order
+from .related import Nearest, related_papers
+from .site import site_order
 from .termcache import TermCache
+from .terms import CorpusTerms
 
+NEAREST_CACHE_FILE = "related.pickle"
 PR_SET_PDEATHSIG = 1  # Linux prctl option: a signal for this process when its parent dies
 
 Related = dict[str, tuple[str, ...]]
-SiteFiles = dict[str, bytes]
 CpuSeconds = dict[str, float]
 
 
 @dataclass(frozen=True)
 class CorpusInputs:
-    """What the corpus work is made from: the merged papers, a zero-argument function giving
-    their site model (the same on every call), and where terms are cached between builds."""
+    """What the corpus work is made from: the merged papers, and where its caches are kept
+    between builds (with the code's fingerprint, which they must match)."""
 
     papers: list[Paper]
-    site_model: Callable[[], Site]
     cache_folder: Path
     fingerprint: bytes
 
 
 def corpus_results(inputs: CorpusInputs, threads: int) -> Iterator[tuple[Any, CpuSeconds]]:
-    """Related papers of each paper, then the search index files, each with the CPU seconds
-    it took. The term cache is saved in between: whoever waits for related papers need not
-    wait for that."""
+    """Related papers of each paper, then the papers' terms, each with the CPU seconds it
+    took. The caches are saved in between: whoever waits for related papers need not wait
+    for that."""
     started = time.process_time()
     ordered = site_order(inputs.papers)
     cache = TermCache(inputs.cache_folder, inputs.fingerprint)
     terms = cache.paper_terms(ordered)
-    related = related_papers([paper.id for paper in ordered], terms, threads)
+    nearest_path = inputs.cache_folder / NEAREST_CACHE_FILE
+    previous = load_pickle(nearest_path, inputs.fingerprint, Nearest)
+    ids = [paper.id for paper in ordered]
+    related, nearest = related_papers(ids, terms, threads, previous)
     yield related, {"related": time.process_time() - started}
-    cache.save()
-    started = time.process_time()
-    files = search_files(inputs.site_model(), terms)
-    yield files, {"search": time.process_time() - started}
+    cache.save()  # before the terms go: whoever made them, the build ends with them saved
+    save_pickle(nearest_path, inputs.fingerprint, nearest)
+    yield terms, {}
 
 
 def _die_with_parent(parent: int) -> None:
@@ -77,20 +80,20 @@ def _die_with_parent(parent: int) -> None:
 def _work(inputs: CorpusInputs, sender: Connection, parent: int, jobs: int) -> None:
     _die_with_parent(parent)
     with contextlib.suppress(BrokenPipeError):
-        # threads: the top-n product also takes the cores page workers leave idle. The site
-        # model is this process's own copy, built as the parent builds the same one.
+        # threads: the top-n product also takes the cores page workers leave idle.
         for result in corpus_results(inputs, jobs):
             sender.send(result)
     sender.close()
 
 
 class CorpusJob:
-    """Related papers, then the search index: from a forked worker, or made here."""
+    """Related papers, then the terms they were computed from: from a forked worker, or
+    made here."""
 
     def __init__(self, inputs: CorpusInputs, jobs: int) -> None:
         self._process: BaseProcess | None = None
         self._related: tuple[Related, CpuSeconds] | None = None
-        self._files: tuple[SiteFiles, CpuSeconds] | None = None
+        self._terms: CorpusTerms | None = None
         if jobs <= 1 or not fork_is_safe():
             self._here = corpus_results(inputs, 1)  # made here, when asked for
             return
@@ -112,12 +115,12 @@ class CorpusJob:
             self._related = self._next()
         return self._related
 
-    def files(self) -> tuple[SiteFiles, CpuSeconds]:
-        """The search index files, and their CPU seconds; waits for them."""
+    def terms(self) -> CorpusTerms:
+        """Every paper's title and abstract terms, in site order; waits for them."""
         self.related()  # comes first
-        if self._files is None:
-            self._files = self._next()
-        return self._files
+        if self._terms is None:
+            self._terms, _ = self._next()
+        return self._terms
 
     def _next(self) -> Any:
         if self._process is None:

@@ -21,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from .diagnostics import ConfsiteError
 from .manifest import FileEntry, Manifest
@@ -48,8 +48,9 @@ def check_output_dir(out_dir: Path, protected: list[Path]) -> None:
 
 
 def check_output_path(path: str) -> None:
-    pure = PurePosixPath(path)
-    if pure.is_absolute() or ".." in pure.parts or not pure.parts or path != str(pure):
+    """A site path is relative and normalized: no empty, `.` or `..` part (string tests, as
+    this runs for every file of the site)."""
+    if not path or path.startswith("/") or any(part in ("", ".", "..") for part in path.split("/")):
         raise RuntimeError(f"internal error: unsafe output path {path!r}")
 
 
@@ -102,10 +103,10 @@ class SiteFolders:
         return self.trash if same_device else None
 
 
-def file_is_intact(out_dir: Path, path: str, entry: FileEntry) -> bool:
+def file_is_intact(out_dir: Path | str, path: str, entry: FileEntry) -> bool:
     """The file is still the one the manifest describes (same size, mtime and inode)."""
     try:
-        stat = os.stat(out_dir / path)
+        stat = os.stat(os.path.join(out_dir, path))
     except OSError:
         return False
     return (stat.st_size, stat.st_mtime_ns, stat.st_ino) == (
@@ -130,6 +131,9 @@ class StagingWriter:
     def __init__(self, folders: SiteFolders, previous: Manifest) -> None:
         self.folders = folders
         self.previous = previous
+        # Strings, not Paths, and folders remembered once made: this runs for every file.
+        self._site, self._staging = str(folders.out_dir), str(folders.staging)
+        self._made: set[str] = set()
 
     def reusable(self, path: str, key: str) -> FileEntry | None:
         """The current site's file for `path`, if it was made from the same `key` and is
@@ -140,8 +144,7 @@ class StagingWriter:
         return entry
 
     def link(self, path: str, entry: FileEntry) -> FileEntry:
-        target = self._target(path)
-        os.link(self.folders.out_dir / path, target)
+        os.link(os.path.join(self._site, path), self._target(path))
         return entry
 
     def put(self, path: str, data: bytes, key: str = "") -> FileEntry:
@@ -151,20 +154,21 @@ class StagingWriter:
         if entry is not None and entry.digest == digest and self._intact(path, entry):
             self.link(path, entry)
             return FileEntry(digest, entry.size, entry.mtime_ns, entry.inode, key)
-        target = self._target(path)
-        with open(target, "wb", buffering=0) as stream:
+        with open(self._target(path), "wb", buffering=0) as stream:
             stream.write(data)
             stat = os.fstat(stream.fileno())
         return FileEntry(digest, stat.st_size, stat.st_mtime_ns, stat.st_ino, key)
 
-    def _target(self, path: str) -> Path:
+    def _target(self, path: str) -> str:
         check_output_path(path)
-        target = self.folders.staging / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        return target
+        folder = os.path.dirname(path)
+        if folder and folder not in self._made:
+            os.makedirs(os.path.join(self._staging, folder), exist_ok=True)
+            self._made.add(folder)
+        return os.path.join(self._staging, path)
 
     def _intact(self, path: str, entry: FileEntry) -> bool:
-        return file_is_intact(self.folders.out_dir, path, entry)
+        return file_is_intact(self._site, path, entry)
 
 
 @functools.cache

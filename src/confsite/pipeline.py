@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
 import gc
 import hashlib
 import os
@@ -169,6 +168,7 @@ class CachedReading:
         overrides_bytes = _file_bytes(overrides[0]) if overrides else None
         self.inputs_key = digest(fingerprint, located, self.keys, overrides_bytes)
         self.fresh: set[int] = set()  # sources read anew, not taken from the cache
+        self._merged: InputCache | None = None  # what to save, when merging was done anew
 
     def read(self) -> list[SourceRead]:
         reads = []
@@ -199,8 +199,15 @@ class CachedReading:
             for key, read, group in zip(self.keys, reads, entries, strict=True)
         }
         problems = diagnostics.problems[already:]
-        save_input_cache(self.folder, InputCache(sources, self.inputs_key, papers, problems))
+        self._merged = InputCache(sources, self.inputs_key, papers, problems)
         return papers
+
+    def save(self) -> None:
+        """Kept apart from merging: pickling the cache need not hold up the build, so the
+        pipeline saves it once the site is written."""
+        if self._merged is not None:
+            save_input_cache(self.folder, self._merged)
+            self._merged = None
 
 
 def model_digest(
@@ -263,26 +270,23 @@ def _build(options: BuildOptions, diagnostics: Diagnostics, progress: Progress) 
         site = build_site(config, papers, content, base_url, diagnostics)
         result.up_to_date, result.authors = True, len(site.authors)
         _count(result, previous, previous)
+        reading.save()  # the inputs changed in ways the site does not show
         timer.lap("site")
     else:
         jobs = options.jobs or default_jobs()
-        site_model = functools.cache(
-            functools.partial(build_site, config, papers, content, base_url, diagnostics)
-        )
         with (
             build_lock(cache.with_suffix(".lock")),
             staged_site(out_dir, previous, cache.parent / "trash") as writer,
-            corpus_job_started(
-                CorpusInputs(papers, site_model, cache.parent, fingerprint), jobs
-            ) as corpus,
+            corpus_job_started(CorpusInputs(papers, cache.parent, fingerprint), jobs) as corpus,
         ):
-            site = site_model()
+            site = build_site(config, papers, content, base_url, diagnostics)
             result.authors = len(site.authors)
             timer.lap("site")
             rendered = render_site(site, writer, fingerprint, corpus, progress, jobs)
             timer.lap("render", sum(rendered.cpu_seconds.values()))
         current = Manifest(model, rendered.files)
         save_manifest(cache, current)
+        reading.save()
         result.pages, result.pages_rendered = rendered.pages, rendered.pages_rendered
         result.workers = rendered.workers
         _count(result, current, previous)

@@ -7,16 +7,23 @@ of the papers are left out: they say little about a paper, and the top-n product
 with the square of a term's document count (at 100,000 papers they were nearly all of it).
 For each paper the most similar others above a floor are kept. Ties break by id, so output
 is stable.
+
+A rebuild redoes only what an edit can change. A paper's vector changes when its text does or
+when one of its terms changes weight (its document count changed); every other paper keeps its
+candidates, merged with its similarity to the changed ones. Sums run over sorted terms in every
+path, so the result is the one a build from scratch gives.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .terms import CorpusTerms
 
 if TYPE_CHECKING:
+    import numpy as np
     from scipy.sparse import csr_matrix
 
 RELATED_COUNT = 5
@@ -26,10 +33,26 @@ MIN_PAPERS_FOR_SHARE = 200  # below this, no term is frequent enough to mean not
 # Candidates asked of the top-n product beyond the ones kept: self, plus room for ties at the
 # cut, which are then broken by id rather than by the order the product found them in.
 EXTRA_CANDIDATES = 5
+CANDIDATES = RELATED_COUNT + EXTRA_CANDIDATES
+# Past this share of papers changed, computing every paper afresh is about as quick.
+MAX_CHANGED_SHARE = 0.1
 
 
-def tfidf_matrix(terms: CorpusTerms) -> csr_matrix:
-    """One L2-normalized row per paper, one column per term."""
+@dataclass(frozen=True)
+class Nearest:
+    """Each paper's best candidates, as a sparse matrix of similarities (rows in the order
+    of `keys`, which names each row's text), with every term's weight: what the next build
+    needs to redo only the papers an edit changes."""
+
+    keys: tuple[bytes, ...]
+    vocabulary: tuple[str, ...]
+    term_weights: np.ndarray  # per term of `vocabulary`: its idf, or 0 where left out
+    candidates: csr_matrix
+
+
+def tfidf_matrix(terms: CorpusTerms) -> tuple[csr_matrix, np.ndarray]:
+    """One L2-normalized row per paper, one column per term; and each term's weight (idf, or
+    0 for a term left out)."""
     # Imported here, as below: a rebuild with nothing to do never needs them.
     import numpy as np
     from scipy.sparse import csr_matrix
@@ -39,42 +62,131 @@ def tfidf_matrix(terms: CorpusTerms) -> csr_matrix:
     papers, columns = counts.shape[0], counts.indices
     document_counts = np.bincount(columns, minlength=counts.shape[1])
     idf = np.log((1 + papers) / (1 + document_counts)) + 1
-    weights = (1 + np.log(counts.data.astype(np.float64))) * idf[columns]
     if papers >= MIN_PAPERS_FOR_SHARE:
-        weights[document_counts[columns] > MAX_DOCUMENT_SHARE * papers] = 0
+        idf[document_counts > MAX_DOCUMENT_SHARE * papers] = 0
+    weights = (1 + np.log(counts.data.astype(np.float64))) * idf[columns]
     matrix = csr_matrix((weights, columns, counts.indptr), shape=counts.shape)
     matrix.eliminate_zeros()
     norms = np.sqrt(np.asarray(matrix.multiply(matrix).sum(axis=1)).ravel())
     norms[norms == 0] = 1
-    return csr_matrix(matrix.multiply(1 / norms[:, None]))
+    return csr_matrix(matrix.multiply(1 / norms[:, None])), idf
 
 
 def related_papers(
-    ids: Sequence[str], terms: CorpusTerms, threads: int = 1
-) -> dict[str, tuple[str, ...]]:
-    """For each paper id, the ids of the most similar other papers, most similar first."""
+    ids: Sequence[str], terms: CorpusTerms, threads: int = 1, previous: Nearest | None = None
+) -> tuple[dict[str, tuple[str, ...]], Nearest]:
+    """For each paper id, the ids of the most similar other papers, most similar first; and
+    what a later call needs to redo only what changed since (`previous`, from an earlier call)."""
+    matrix, term_weights = tfidf_matrix(terms)
+    changed = None if previous is None else _changed_rows(previous, terms, term_weights)
+    if changed is None or len(changed) > MAX_CHANGED_SHARE * len(ids):
+        candidates = _best(matrix, matrix, threads)
+    elif len(changed) == 0:
+        candidates = previous.candidates  # type: ignore[union-attr]
+    else:
+        candidates = _updated(previous.candidates, matrix, changed, threads)  # type: ignore[union-attr]
+    best = ranked(ids, candidates)
+    related = {paper_id: tuple(other for _, other in best[paper_id]) for paper_id in ids}
+    return related, Nearest(terms.keys, terms.vocabulary, term_weights, candidates)
+
+
+def _best(rows: csr_matrix, matrix: csr_matrix, threads: int) -> csr_matrix:
+    """The CANDIDATES best similarities above the floor of each of `rows` to every paper."""
     from sparse_dot_topn import sp_matmul_topn
 
-    matrix = tfidf_matrix(terms)
-    if len(ids) < 2 or matrix.nnz == 0:
-        return {paper_id: () for paper_id in ids}
     # Only the best few per row are ever materialised, so memory stays linear in the papers.
-    nearest = sp_matmul_topn(
-        matrix,
-        matrix.T.tocsr(),
-        top_n=RELATED_COUNT + EXTRA_CANDIDATES,
-        threshold=MIN_SIMILARITY,
-        n_threads=threads,
+    return sp_matmul_topn(
+        rows, matrix.T.tocsr(), top_n=CANDIDATES, threshold=MIN_SIMILARITY, n_threads=threads
     )
-    result: dict[str, tuple[str, ...]] = {}
+
+
+def _changed_rows(
+    previous: Nearest, terms: CorpusTerms, term_weights: np.ndarray
+) -> np.ndarray | None:
+    """The papers whose vectors differ from `previous`'s: their text changed, or a term they
+    hold changed weight. None when the papers themselves differ in number (every weight
+    depends on it)."""
+    import numpy as np
+
+    if len(previous.keys) != len(terms):
+        return None
+    new_text = [n for n, (a, b) in enumerate(zip(previous.keys, terms.keys, strict=True)) if a != b]
+    old_weight = dict(zip(previous.vocabulary, previous.term_weights.tolist(), strict=True))
+    reweighted = [
+        number
+        for number, (term, weight) in enumerate(
+            zip(terms.vocabulary, term_weights.tolist(), strict=True)
+        )
+        if old_weight.get(term, weight) != weight
+    ]
+    holding = [
+        rows[np.isin(columns, reweighted)]
+        for rows, columns, _ in map(_entries, (terms.title, terms.abstract))
+    ]
+    return np.unique(np.concatenate([np.asarray(new_text, dtype=np.int64), *holding]))
+
+
+def _entries(matrix: csr_matrix) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The row, column and value of each entry of `matrix`. (sparse_dot_topn gives an empty
+    result one unused entry, so the arrays are cut to the stored count.)"""
+    import numpy as np
+
+    count = matrix.indptr[-1]
+    rows = np.repeat(np.arange(matrix.shape[0]), np.diff(matrix.indptr))
+    return rows, matrix.indices[:count], matrix.data[:count]
+
+
+def _updated(old: csr_matrix, matrix: csr_matrix, changed: np.ndarray, threads: int) -> csr_matrix:
+    """`old` candidates brought up to date with the `changed` rows of `matrix`.
+
+    Another paper's candidates among the unchanged papers are still its best among them, so
+    its new best are among those and the changed papers. Only where its list was full and a
+    changed paper fell out of it could a paper ranked just below the list enter it; such a
+    paper is redone whole, as are the changed ones."""
+    import numpy as np
+    from scipy.sparse import csr_matrix
+    from sparse_dot_topn import sp_matmul
+
+    papers = old.shape[0]
+    is_changed = np.zeros(papers, dtype=bool)
+    is_changed[changed] = True
+    old_rows, old_columns, old_scores = _entries(old)
+    product = _entries(sp_matmul(matrix[changed], matrix.T.tocsr(), n_threads=threads))
+    similar = product[2] > MIN_SIMILARITY  # as `_best` keeps them
+    changed_paper, other_paper, similarity = (part[similar] for part in product)
+    kept = ~is_changed[old_columns]
+    rows = np.concatenate([old_rows[kept], other_paper])
+    columns = np.concatenate([old_columns[kept], changed[changed_paper]])
+    scores = np.concatenate([old_scores[kept], similarity])
+    full = np.bincount(old_rows, minlength=papers) >= CANDIDATES
+    floor = np.full(papers, np.inf)
+    np.minimum.at(floor, old_rows, old_scores)
+    floor[~full] = -np.inf  # a list that was not full held every paper above the floor
+    still_above = np.bincount(rows[scores >= floor[rows]], minlength=papers)
+    redone = np.nonzero(is_changed | (full & (still_above < CANDIDATES)))[0]
+    fresh_rows, fresh_columns, fresh_scores = _entries(_best(matrix[redone], matrix, threads))
+    merged = ~np.isin(rows, redone)
+    rows = np.concatenate([rows[merged], redone[fresh_rows]])
+    columns = np.concatenate([columns[merged], fresh_columns])
+    scores = np.concatenate([scores[merged], fresh_scores])
+    order = np.lexsort((-scores, rows))
+    rows, columns, scores = rows[order], columns[order], scores[order]
+    best = np.arange(len(rows)) - np.searchsorted(rows, rows) < CANDIDATES
+    return csr_matrix((scores[best], (rows[best], columns[best])), shape=old.shape)
+
+
+def ranked(ids: Sequence[str], candidates: csr_matrix) -> dict[str, list[tuple[float, str]]]:
+    """Each paper's related papers with their similarity (rounded, so that ties break by id
+    whichever order the product found them in), best first."""
+    result: dict[str, list[tuple[float, str]]] = {}
     for row, paper_id in enumerate(ids):
-        start, end = nearest.indptr[row], nearest.indptr[row + 1]
+        start, end = candidates.indptr[row], candidates.indptr[row + 1]
         scored = [
             (-round(float(score), 9), ids[column])
             for column, score in zip(
-                nearest.indices[start:end], nearest.data[start:end], strict=True
+                candidates.indices[start:end], candidates.data[start:end], strict=True
             )
             if column != row and round(float(score), 9) >= MIN_SIMILARITY
         ]
-        result[paper_id] = tuple(other for _, other in sorted(scored)[:RELATED_COUNT])
+        result[paper_id] = [(-score, other) for score, other in sorted(scored)[:RELATED_COUNT]]
     return result

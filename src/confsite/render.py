@@ -1,5 +1,5 @@
-"""Render the site model to output files: Jinja pages, downloads, static assets, sitemap; with
-the search index from the corpus worker."""
+"""Render the site model to output files: Jinja pages, downloads, static assets, sitemap, and
+the search index from the terms the corpus worker counted."""
 
 from __future__ import annotations
 
@@ -35,6 +35,7 @@ from .manifest import FileEntry
 from .output import StagingWriter, fork_is_safe
 from .progress import SILENT, Progress
 from .records import Paper
+from .search import search_files
 from .site import Site
 from .views import Page, Views, page_key
 
@@ -222,7 +223,7 @@ def _stage(page: Page) -> tuple[str, FileEntry, bool]:
     entry = _job.writer.reusable(page.path, key)
     if entry is not None:
         return page.path, _job.writer.link(page.path, entry), False
-    html = _job.environment.get_template(page.template).render(page.context)
+    html = _job.environment.get_template(page.template).render(page.full_context())
     return page.path, _job.writer.put(page.path, html.encode(), key), True
 
 
@@ -243,6 +244,14 @@ def _render_papers(task: tuple[int, int, dict[str, tuple[str, ...]]]) -> Staged:
     _job.views.related.update(related)
     staged = [_stage(_job.views.paper(paper)) for paper in _job.papers[start:end]]
     return staged, time.process_time() - started
+
+
+def _make_download(name: str) -> Staged:
+    """One of the downloads (papers.json, ...), made in a worker as pages are."""
+    assert _job is not None
+    started = time.process_time()
+    entry = _job.writer.put(name, DOWNLOADS[name](_job.views.site))
+    return [(name, entry, False)], time.process_time() - started
 
 
 def runs(count: int) -> list[tuple[int, int]]:
@@ -299,7 +308,7 @@ def render_site(
         with _worker_pool(jobs) as pool:
             result.workers = 1 if isinstance(pool, _InProcessPool) else jobs
             other_pages = pool.imap_unordered(_render_pages, runs(len(makers)))
-            downloads = make_downloads(site, result)  # while the workers render
+            downloads = pool.imap_unordered(_make_download, list(DOWNLOADS))
             related, cpu_seconds = corpus.related()
             result.cpu_seconds.update(cpu_seconds)
             tasks = [
@@ -307,29 +316,33 @@ def render_site(
                 for start, end in runs(len(papers))
             ]
             paper_pages = pool.imap_unordered(_render_papers, tasks)
+            search = make_search_files(site, corpus, result)  # while the workers render
             for staged, cpu in itertools.chain(other_pages, paper_pages):
                 for path, entry, rendered in staged:
                     result.add(path, entry)
                     result.pages_rendered += rendered
                 result.cpu_seconds["render"] = result.cpu_seconds.get("render", 0.0) + cpu
                 progress.advance(len(staged))
+            for staged, cpu in downloads:
+                for path, entry, _ in staged:
+                    result.add(path, entry)
+                result.cpu_seconds["downloads"] = result.cpu_seconds.get("downloads", 0.0) + cpu
     finally:
         _job = None
     progress.finish()
-    search, cpu_seconds = corpus.files()
-    result.cpu_seconds.update(cpu_seconds)
     page_paths = sorted(result.files)
-    whole_site = [*search.items(), *downloads.items(), *other_files(site, theme_dir, page_paths)]
+    whole_site = [*search.items(), *other_files(site, theme_dir, page_paths)]
     for path, data in whole_site:
         result.add(path, writer.put(path, data))
     return result
 
 
-def make_downloads(site: Site, result: RenderResult) -> dict[str, bytes]:
+def make_search_files(site: Site, corpus: CorpusJob, result: RenderResult) -> dict[str, bytes]:
+    terms = corpus.terms()
     started = time.process_time()
-    downloads = {name: make(site) for name, make in DOWNLOADS.items()}
-    result.cpu_seconds["downloads"] = time.process_time() - started
-    return downloads
+    files = search_files(site, terms)
+    result.cpu_seconds["search"] = time.process_time() - started
+    return files
 
 
 def other_files(

@@ -26,14 +26,13 @@ from typing import TYPE_CHECKING, Any
 from .records import Paper
 from .site import Site, collection_label
 from .terms import CorpusTerms, Vocabulary, count_matrix, field_terms, index_text
-from .texplain import plain_text, shorten
+from .texplain import plain_text
 
 if TYPE_CHECKING:
     import numpy as np
     from scipy.sparse import csr_matrix
 
 LUNR_VERSION = "2.3.9"
-SNIPPET_LENGTH = 200
 FIELDS: tuple[tuple[str, int], ...] = (
     ("title", 10),
     ("authors", 5),
@@ -214,12 +213,6 @@ def script_payload(name: str, data: Any) -> bytes:
     return f"window.{name}={text};\n".encode()
 
 
-def snippets(papers: tuple[Paper, ...]) -> str:
-    """The start of each abstract, shown under results on the search page only, so the header
-    box's instant results never wait for them."""
-    return RECORD.join(shorten(plain_text(p.abstract), SNIPPET_LENGTH) for p in papers)
-
-
 def site_terms(site: Site, terms: CorpusTerms) -> tuple[list[csr_matrix], list[str]]:
     """Every field's term counts (in FIELDS order) and their vocabulary, with titles and
     abstracts as `terms` has already counted them (for related papers too)."""
@@ -234,7 +227,10 @@ def site_terms(site: Site, terms: CorpusTerms) -> tuple[list[csr_matrix], list[s
 def search_files(site: Site, terms: CorpusTerms) -> dict[str, bytes]:
     index = encode_index(*site_terms(site, terms))
     data = {"index": index, "store": document_store(site.papers, site)}
+    # The start of each abstract, shown under results on the search page only, in a file of
+    # its own so the header box's instant results never wait for them.
+    snippets = RECORD.join(terms.snippets)
     return {
         "search/index.js": script_payload("confsiteSearchData", data),
-        "search/snippets.js": script_payload("confsiteSearchSnippets", snippets(site.papers)),
+        "search/snippets.js": script_payload("confsiteSearchSnippets", snippets),
     }

@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING
 
 from .picklecache import load_pickle, save_pickle
 from .records import Paper
-from .terms import CorpusTerms, Vocabulary, canonical_terms, count_matrix, paper_terms
+from .terms import (
+    CorpusTerms,
+    Vocabulary,
+    canonical_terms,
+    count_matrix,
+    paper_terms,
+    snippet,
+)
 
 if TYPE_CHECKING:
     from scipy.sparse import csr_matrix
@@ -49,7 +56,7 @@ class TermCache:
 
         stored = load_pickle(self.path, self.fingerprint, CorpusTerms)
         if stored is None:
-            stored = canonical_terms((), *[count_matrix([], Vocabulary())] * 2, ())
+            stored = canonical_terms((), *[count_matrix([], Vocabulary())] * 2, (), ())
         self._stored_keys = stored.keys
         keys = [text_key(paper) for paper in papers]
         row = {key: number for number, key in enumerate(stored.keys)}
@@ -68,7 +75,9 @@ class TermCache:
             vstack([_widened(old, width), _widened(added, width)], format="csr")[order]
             for old, added in ((stored.title, titles), (stored.abstract, abstracts))
         )
-        self._terms = canonical_terms(vocabulary.terms, title, abstract, keys)
+        snippets = [*stored.snippets, *map(snippet, new.values())]
+        texts = [snippets[number] for number in order]
+        self._terms = canonical_terms(vocabulary.terms, title, abstract, keys, texts)
         return self._terms
 
     def save(self) -> None:

@@ -21,12 +21,13 @@ from lunr.tokenizer import SEPARATOR_CHARS
 from lunr.trimmer import full_re as TRIM
 
 from .records import Paper
-from .texplain import plain_text
+from .texplain import plain_text, shorten
 
 if TYPE_CHECKING:
     from scipy.sparse import csr_matrix
 
 PaperTerms = tuple[Counter[str], Counter[str]]  # a title's and an abstract's term frequencies
+SNIPPET_LENGTH = 200
 SEPARATOR = re.compile(f"[{re.escape(SEPARATOR_CHARS)}]+")
 
 
@@ -53,6 +54,12 @@ def index_text(text: str | None) -> str:
     """Plain text as it is indexed: NFKC, so mathematical letters and compatibility forms
     (𝜸, ﬁ) match what people type, and lunr.js accepts the vocabulary's order."""
     return unicodedata.normalize("NFKC", plain_text(text)) if text else ""
+
+
+def snippet(paper: Paper) -> str:
+    """The start of the abstract as plain text, shown under search results. Made with the
+    terms and cached with them: plain text of TeX is slow."""
+    return shorten(plain_text(paper.abstract), SNIPPET_LENGTH)
 
 
 def paper_terms(paper: Paper) -> PaperTerms:
@@ -105,19 +112,25 @@ class CorpusTerms:
     """Title and abstract term counts of a list of papers, one matrix row per paper, over a
     vocabulary in sorted order with no unused term: the same texts always give the same
     arrays, however much of them came from the cache (results that sum floats over a row
-    are then the same to the last bit). `keys` names each row's text."""
+    are then the same to the last bit). `keys` names each row's text; `snippets` has its
+    search snippet."""
 
     vocabulary: tuple[str, ...]
     title: csr_matrix
     abstract: csr_matrix
     keys: tuple[bytes, ...]
+    snippets: tuple[str, ...]
 
     def __len__(self) -> int:
         return len(self.keys)
 
 
 def canonical_terms(
-    vocabulary: Sequence[str], title: csr_matrix, abstract: csr_matrix, keys: Sequence[bytes]
+    vocabulary: Sequence[str],
+    title: csr_matrix,
+    abstract: csr_matrix,
+    keys: Sequence[bytes],
+    snippets: Sequence[str],
 ) -> CorpusTerms:
     """`CorpusTerms` of matrices over any vocabulary: columns renumbered into sorted order,
     unused terms dropped."""
@@ -141,4 +154,5 @@ def canonical_terms(
         renumbered(title),
         renumbered(abstract),
         tuple(keys),
+        tuple(snippets),
     )

@@ -35,11 +35,19 @@ LISTED_AUTHORS = 50
 
 @dataclass(frozen=True)
 class Page:
-    """One HTML page to render: where it goes, with which template, and its context."""
+    """One HTML page to render: where it goes, with which template, and its context.
+
+    `deferred` makes more context entries from its arguments alone, only when the page is
+    rendered; the page key takes those arguments, which are far quicker to digest than the
+    entries are to make, so a rebuild does not make them for pages it reuses."""
 
     path: str  # output path relative to the site root, e.g. papers/x/index.html
     template: str
     context: dict[str, Any] = field(default_factory=dict)
+    deferred: partial[dict[str, Any]] | None = None
+
+    def full_context(self) -> dict[str, Any]:
+        return self.context if self.deferred is None else {**self.context, **self.deferred()}
 
 
 def root_for(path: str) -> str:
@@ -56,21 +64,26 @@ def json_for_script(data: Any) -> Markup:
 class Card(dict):
     """What a listing shows of one paper. Cards appear on many pages, so a page's fingerprint
     (see `page_key`) takes a card by a digest of what it is made from, and the costly fields
-    (rich-text title and abstract) are only made when a template reads them."""
+    (rich-text title and abstract) are only made when a template reads them.
+
+    A brief card has no abstract, and its digest leaves the abstract out: the many pages
+    that list a paper without its abstract (all papers, authors, neighbours, related) are not
+    rendered again when only the abstract changed."""
 
     LAZY_FIELDS: dict[str, Callable[[Paper], Any]] = {
         "title": lambda paper: render_rich_line(paper.title) if paper.title else None,
         "abstract": lambda paper: render_abstract(paper.abstract),
     }
 
-    def __init__(self, paper: Paper, fields: dict[str, Any]) -> None:
+    def __init__(self, paper: Paper, fields: dict[str, Any], brief: bool = False) -> None:
         super().__init__(fields)
-        self._paper = paper
-        self._key = _digest((paper, fields))
+        self._paper, self._brief = paper, brief
+        # What it shows: its fields, and the texts its costly fields are made from.
+        self._key = _digest((fields, paper.title, None if brief else paper.abstract))
 
     def __missing__(self, name: str) -> Any:
         make = self.LAZY_FIELDS.get(name)
-        if make is None:
+        if make is None or (self._brief and name == "abstract"):
             raise KeyError(name)
         value = self[name] = make(self._paper)
         return value
@@ -92,7 +105,8 @@ def _digest(data: Any, salt: bytes = b"") -> bytes:
 def page_key(salt: bytes, page: Page) -> str:
     """A digest of everything a page is rendered from (with `salt` standing for the code and
     templates): while it is unchanged, so is the page."""
-    return _digest((page.template, page.context), salt).hex()
+    made_from = None if page.deferred is None else (page.deferred.args, page.deferred.keywords)
+    return _digest((page.template, page.context, made_from), salt).hex()
 
 
 class Views:
@@ -101,7 +115,7 @@ class Views:
         # Each paper's related papers by id: they arrive while other pages render (corpus.py),
         # so they are added here before the pages of the papers they belong to are made.
         self.related: dict[str, tuple[str, ...]] = {}
-        self._cards: OrderedDict[str, Card] = OrderedDict()
+        self._cards: OrderedDict[tuple[str, bool], Card] = OrderedDict()
 
     # --- shared pieces -------------------------------------------------------------------
 
@@ -153,9 +167,10 @@ class Views:
             badges.append({"label": paper.attendance.capitalize(), "kind": "attendance"})
         return badges
 
-    def card(self, paper: Paper) -> Card:
-        """What a paper listing shows of a paper; built once per paper."""
-        cached = self._cards.get(paper.id)
+    def card(self, paper: Paper, brief: bool = False) -> Card:
+        """What a paper listing shows of a paper (`brief`: without its abstract); built once
+        per paper."""
+        cached = self._cards.get((paper.id, brief))
         if cached is None:
             authors = self.author_links(paper.authors)
             cached = Card(
@@ -171,8 +186,9 @@ class Views:
                     "has_award": bool(paper.awards),
                     "collection": collection_label(paper.conference, paper.year),
                 },
+                brief,
             )
-            self._cards[paper.id] = cached
+            self._cards[(paper.id, brief)] = cached
             if len(self._cards) > CARD_CACHE_LIMIT:  # bounds memory at archive scale
                 self._cards.popitem(last=False)
         return cached
@@ -221,7 +237,7 @@ class Views:
             }
             for c in site.collections
         ]
-        awarded = [self.card(p) for p in site.papers if p.awards]
+        awarded = [self.card(p, brief=True) for p in site.papers if p.awards]
         awarded.sort(key=lambda card: (card["collection"], card["title_text"].casefold()))
         context = self.base("index.html", site.title, "")
         context.update(
@@ -240,7 +256,8 @@ class Views:
                 "url": c.url,
                 "slug": c.slug,
                 "papers": sorted(
-                    (self.card(p) for p in c.papers), key=lambda card: card["title_text"].casefold()
+                    (self.card(p, brief=True) for p in c.papers),
+                    key=lambda card: card["title_text"].casefold(),
                 ),
             }
             for c in self.site.collections
@@ -303,8 +320,8 @@ class Views:
                     "url": group.url,
                     "position": index + 1,
                     "count": len(group.papers),
-                    "previous": self.card(previous) if previous else None,
-                    "next": self.card(following) if following else None,
+                    "previous": self.card(previous, brief=True) if previous else None,
+                    "next": self.card(following, brief=True) if following else None,
                 }
             )
         return result
@@ -314,8 +331,7 @@ class Views:
         url = paper_url(paper)
         path = f"{url}index.html"
         card = self.card(paper)
-        description = shorten(plain_text(paper.abstract), 300) if paper.abstract else ""
-        context = self.base(path, card["title_text"], url, description)
+        context = self.base(path, card["title_text"], url)
         context.update(
             paper=card,
             untitled=paper.title is None,
@@ -326,74 +342,12 @@ class Views:
             year=paper.year,
             room=paper.room,
             neighbours=self.neighbours(paper),
-            related=[self.card(site.paper_by_id[i]) for i in self.related.get(paper.id, ())],
-            sources=[
-                str(loc) + (f"–{loc.end_line}" if loc.end_line and loc.end_line != loc.line else "")
-                for loc in paper.sources
+            related=[
+                self.card(site.paper_by_id[i], brief=True) for i in self.related.get(paper.id, ())
             ],
-            bibtex=bibtex_entry(paper, site.absolute(url), with_abstract=False),
-            meta=self.paper_meta(paper, card, description),
-            json_ld=json_for_script(self.json_ld(paper, description)),
         )
-        return Page(path, "paper.html", context)
-
-    def paper_meta(
-        self, paper: Paper, card: dict[str, Any], description: str
-    ) -> list[tuple[str, str, str]]:
-        """(attribute, name, content) triples for Highwire citation_* and OpenGraph tags."""
-        meta: list[tuple[str, str, str]] = []
-        if paper.title:
-            meta.append(("name", "citation_title", card["title_text"]))
-        meta += [("name", "citation_author", name) for name in paper.authors]
-        if paper.year:
-            meta.append(("name", "citation_publication_date", str(paper.year)))
-        if paper.conference:
-            meta.append(
-                (
-                    "name",
-                    "citation_conference_title",
-                    collection_label(paper.conference, paper.year),
-                )
-            )
-        if paper.abstract:
-            meta.append(("name", "citation_abstract", plain_text(paper.abstract)))
-        meta += [
-            ("property", "og:type", "article"),
-            ("property", "og:title", card["title_text"]),
-            ("property", "og:site_name", self.site.title),
-        ]
-        if description:
-            meta.append(("property", "og:description", description))
-        absolute = self.site.absolute(paper_url(paper))
-        if absolute:
-            meta.append(("name", "citation_abstract_html_url", absolute))
-            meta.append(("property", "og:url", absolute))
-        return meta
-
-    def json_ld(self, paper: Paper, description: str) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "@context": "https://schema.org",
-            "@type": "ScholarlyArticle",
-            "name": plain_text(paper.title) if paper.title else UNTITLED,
-            "author": [{"@type": "Person", "name": name} for name in paper.authors],
-        }
-        if paper.title:
-            data["headline"] = shorten(plain_text(paper.title), 110)
-        if paper.abstract:
-            data["abstract"] = plain_text(paper.abstract)
-        if paper.year:
-            data["datePublished"] = str(paper.year)
-        if paper.conference:
-            data["isPartOf"] = {
-                "@type": "Event",
-                "name": collection_label(paper.conference, paper.year),
-            }
-        if paper.awards:
-            data["award"] = list(paper.awards)
-        absolute = self.site.absolute(paper_url(paper))
-        if absolute:
-            data["url"] = absolute
-        return data
+        details = partial(paper_details, paper, site.title, site.absolute(url))
+        return Page(path, "paper.html", context, details)
 
     def authors_index(self) -> Page:
         path = "authors/index.html"
@@ -413,7 +367,7 @@ class Views:
     def author(self, author: Author) -> Page:
         url = author_url(author)
         path = f"{url}index.html"
-        papers = [self.card(self.site.paper_by_id[i]) for i in author.paper_ids]
+        papers = [self.card(self.site.paper_by_id[i], brief=True) for i in author.paper_ids]
         papers.sort(key=lambda card: (card["collection"], card["title_text"].casefold()))
         context = self.base(path, author.name, url, f"Papers by {author.name}")
         context.update(
@@ -440,3 +394,74 @@ class Views:
         context["base_href"] = self.site.base_url
         context["canonical"] = None
         return Page("404.html", "404.html", context)
+
+
+def paper_details(paper: Paper, site_title: str, absolute_url: str) -> dict[str, Any]:
+    """What a paper's page shows of it beyond its card: description, citation, metadata and
+    sources, made from these arguments alone (see `Page.deferred`)."""
+    description = shorten(plain_text(paper.abstract), 300) if paper.abstract else ""
+    return {
+        "description": description,
+        "sources": [
+            str(loc) + (f"–{loc.end_line}" if loc.end_line and loc.end_line != loc.line else "")
+            for loc in paper.sources
+        ],
+        "bibtex": bibtex_entry(paper, absolute_url, with_abstract=False),
+        "meta": paper_meta(paper, site_title, absolute_url, description),
+        "json_ld": json_for_script(json_ld(paper, absolute_url, description)),
+    }
+
+
+def paper_meta(
+    paper: Paper, site_title: str, absolute_url: str, description: str
+) -> list[tuple[str, str, str]]:
+    """(attribute, name, content) triples for Highwire citation_* and OpenGraph tags."""
+    title_text = plain_text(paper.title) if paper.title else UNTITLED
+    meta: list[tuple[str, str, str]] = []
+    if paper.title:
+        meta.append(("name", "citation_title", title_text))
+    meta += [("name", "citation_author", name) for name in paper.authors]
+    if paper.year:
+        meta.append(("name", "citation_publication_date", str(paper.year)))
+    if paper.conference:
+        meta.append(
+            ("name", "citation_conference_title", collection_label(paper.conference, paper.year))
+        )
+    if paper.abstract:
+        meta.append(("name", "citation_abstract", plain_text(paper.abstract)))
+    meta += [
+        ("property", "og:type", "article"),
+        ("property", "og:title", title_text),
+        ("property", "og:site_name", site_title),
+    ]
+    if description:
+        meta.append(("property", "og:description", description))
+    if absolute_url:
+        meta.append(("name", "citation_abstract_html_url", absolute_url))
+        meta.append(("property", "og:url", absolute_url))
+    return meta
+
+
+def json_ld(paper: Paper, absolute_url: str, description: str) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "@context": "https://schema.org",
+        "@type": "ScholarlyArticle",
+        "name": plain_text(paper.title) if paper.title else UNTITLED,
+        "author": [{"@type": "Person", "name": name} for name in paper.authors],
+    }
+    if paper.title:
+        data["headline"] = shorten(plain_text(paper.title), 110)
+    if paper.abstract:
+        data["abstract"] = plain_text(paper.abstract)
+    if paper.year:
+        data["datePublished"] = str(paper.year)
+    if paper.conference:
+        data["isPartOf"] = {
+            "@type": "Event",
+            "name": collection_label(paper.conference, paper.year),
+        }
+    if paper.awards:
+        data["award"] = list(paper.awards)
+    if absolute_url:
+        data["url"] = absolute_url
+    return data

@@ -1,0 +1,143 @@
+"""Related papers after an edit: redoing only the papers it changes gives exactly what
+computing every paper afresh gives."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+import confsite.related
+from confsite.records import Paper
+from confsite.related import Nearest, ranked, related_papers
+from confsite.site import site_order
+from confsite.termcache import text_key
+from confsite.terms import CorpusTerms, Vocabulary, canonical_terms, count_matrix, paper_terms
+
+
+def corpus_terms(papers: list[Paper]) -> CorpusTerms:
+    vocabulary = Vocabulary()
+    counted = [paper_terms(paper) for paper in papers]
+    title = count_matrix([t for t, _ in counted], vocabulary)
+    abstract = count_matrix([a for _, a in counted], vocabulary)
+    keys = [text_key(p) for p in papers]
+    return canonical_terms(vocabulary.terms, title, abstract, keys, [""] * len(papers))
+
+
+@pytest.fixture
+def rows_redone(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many papers each top-n product computed."""
+    counts: list[int] = []
+    best = confsite.related._best
+
+    def counting(rows, matrix, threads):  # type: ignore[no-untyped-def]
+        counts.append(rows.shape[0])
+        return best(rows, matrix, threads)
+
+    monkeypatch.setattr(confsite.related, "_best", counting)
+    return counts
+
+
+def candidate_lists(nearest: Nearest) -> list[list[tuple[float, int]]]:
+    """Every paper's candidates, best first: more than the related papers shown, so that
+    a candidate kept by mistake below them is seen too."""
+    matrix = nearest.candidates
+    return [
+        sorted(
+            (-round(float(score), 9), int(column))
+            for column, score in zip(
+                matrix.indices[matrix.indptr[row] : matrix.indptr[row + 1]],
+                matrix.data[matrix.indptr[row] : matrix.indptr[row + 1]],
+                strict=True,
+            )
+        )
+        for row in range(matrix.shape[0])
+    ]
+
+
+def edited(papers: list[Paper], number: int, **fields: str) -> list[Paper]:
+    return [dataclasses.replace(p, **fields) if n == number else p for n, p in enumerate(papers)]
+
+
+def test_updating_equals_computing_afresh(
+    seeds_build, rows_redone: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    papers = list(site_order(seeds_build.papers))
+    ids = [paper.id for paper in papers]
+    assert len(papers) > 1000  # large enough that frequent terms are left out
+    _, nearest = related_papers(ids, corpus_terms(papers))
+    with_abstract = [n for n, p in enumerate(papers) if p.abstract]
+    first, second, third = with_abstract[10], with_abstract[200], with_abstract[400]
+    # A new word, and one more paper holding a rare one: only the few papers that hold it
+    # change weight.
+    version = edited(papers, first, abstract=f"{papers[first].abstract} zyxwv quaternion")
+    related, nearest = related_papers(ids, corpus_terms(version), previous=nearest)
+    assert rows_redone[-1] < 10, "not an update"
+    assert related == related_papers(ids, corpus_terms(version))[0]
+    # Larger edits, each on top of the one before, updated however many papers they change:
+    # one paper takes another's title and abstract and becomes its nearest, and so on.
+    monkeypatch.setattr(confsite.related, "MAX_CHANGED_SHARE", 1.0)
+    taken = papers[third]
+    edits = [
+        (second, {"title": taken.title, "abstract": taken.abstract}),
+        (third, {"title": "Diffusion models for graph generation"}),
+        (first, {"abstract": papers[first].abstract}),
+    ]
+    for number, fields in edits:
+        version = edited(version, number, **fields)
+        terms = corpus_terms(version)
+        related, updated = related_papers(ids, terms, previous=nearest)
+        assert rows_redone[-1] < len(papers), "not an update"
+        afresh, computed = related_papers(ids, terms)
+        assert related == afresh
+        assert ranked(ids, updated.candidates) == ranked(ids, computed.candidates)
+        assert candidate_lists(updated) == candidate_lists(computed)
+        if number == second:
+            assert related[ids[second]][0] == ids[third]
+        nearest = updated
+
+
+def test_a_change_in_paper_count_computes_afresh(seeds_build, rows_redone: list[int]) -> None:
+    papers = list(site_order(seeds_build.papers))
+    ids = [paper.id for paper in papers]
+    _, nearest = related_papers(ids, corpus_terms(papers))
+    rows_redone.clear()
+    fewer = papers[:-1]
+    related, _ = related_papers(ids[:-1], corpus_terms(fewer), previous=nearest)
+    assert rows_redone == [len(fewer)]
+    assert related == related_papers(ids[:-1], corpus_terms(fewer))[0]
+
+
+def test_unchanged_texts_reuse_every_candidate(seeds_build, rows_redone: list[int]) -> None:
+    papers = list(site_order(seeds_build.papers))
+    ids = [paper.id for paper in papers]
+    first, nearest = related_papers(ids, corpus_terms(papers))
+    rows_redone.clear()
+    again, _ = related_papers(ids, corpus_terms(papers), previous=nearest)
+    assert rows_redone == [] and again == first
+    assert isinstance(nearest, Nearest)
+
+
+def test_a_paper_leaving_a_full_list_lets_the_next_one_in() -> None:
+    """Paper 0's list holds CANDIDATES papers; one of them changes and no longer resembles
+    it, so the best paper that did not fit before must take its place."""
+    import numpy as np
+    from scipy.sparse import csr_matrix
+
+    from confsite.related import CANDIDATES, _best, _updated
+
+    papers = CANDIDATES + 1  # paper 0 and one similar paper more than its list holds
+    dense = np.zeros((papers, papers + 1))
+    dense[:, 0] = 1.0
+    for number in range(1, papers):  # less and less like paper 0 (all above the floor)
+        dense[number, number] = 0.1 * number
+    before = csr_matrix(dense / np.linalg.norm(dense, axis=1)[:, None])
+    dense[1] = 0
+    dense[1, papers] = 1.0  # paper 1, the most like paper 0, changes entirely
+    after = csr_matrix(dense / np.linalg.norm(dense, axis=1)[:, None])
+    old = _best(before, before, 1)
+    assert papers - 1 not in old[0].indices  # the least similar did not fit
+    updated = _updated(old, after, np.array([1]), 1)
+    afresh = _best(after, after, 1)
+    assert sorted(updated[0].indices) == sorted(afresh[0].indices)
+    assert papers - 1 in updated[0].indices and 1 not in updated[0].indices

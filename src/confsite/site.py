@@ -85,11 +85,17 @@ def _collections(papers: tuple[Paper, ...], groups: list[SessionGroup]) -> tuple
     }
     labels = {key: collection_label(*key) for key in keys}
     slugs = unique_slugs(labels, "collection", 80)
+    sessions_of: dict[tuple, list[SessionGroup]] = {key: [] for key in keys}
+    for group in groups:
+        sessions_of[(group.session.conference, group.session.year)].append(group)
+    papers_of: dict[tuple, list[Paper]] = {key: [] for key in keys}
+    for paper in papers:
+        papers_of[(paper.conference, paper.year)].append(paper)
     collections = []
     for key in sorted(keys, key=_collection_sort_key):
-        sessions = tuple(g for g in groups if (g.session.conference, g.session.year) == key)
+        sessions = tuple(sessions_of[key])
         in_sessions = [p for g in sessions for p in g.papers]
-        own = [p for p in papers if (p.conference, p.year) == key]
+        own = papers_of[key]
         members = tuple({p.id: p for p in [*in_sessions, *own]}.values())
         collections.append(Collection(key[0], key[1], slugs[key], labels[key], sessions, members))
     return tuple(collections)

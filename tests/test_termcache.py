@@ -10,6 +10,7 @@ import pytest
 from scipy.sparse import csr_matrix
 
 import confsite.termcache
+import confsite.terms
 from confsite.diagnostics import SourceLoc
 from confsite.records import Paper
 from confsite.termcache import CACHE_FILE, TermCache
@@ -113,3 +114,13 @@ def test_cached_and_counted_terms_give_identical_arrays(tmp_path: Path) -> None:
         a, b = getattr(incremental, matrix), getattr(fresh, matrix)
         for part in ("data", "indices", "indptr"):
             assert getattr(a, part).tolist() == getattr(b, part).tolist(), (matrix, part)
+
+
+def test_counting_in_chunks_gives_the_same_terms(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counts become arrays a chunk of papers at a time; chunk edges must not show."""
+    papers = [paper(str(n), f"Graph {n} networks", f"Text number {n} of graphs.") for n in range(7)]
+    whole = build_terms(tmp_path / "whole", papers)
+    monkeypatch.setattr(confsite.terms, "COUNT_CHUNK", 2)
+    assert build_terms(tmp_path / "chunked", papers) == whole == [paper_terms(p) for p in papers]

@@ -168,7 +168,6 @@ class CachedReading:
         overrides_bytes = _file_bytes(overrides[0]) if overrides else None
         self.inputs_key = digest(fingerprint, located, self.keys, overrides_bytes)
         self.fresh: set[int] = set()  # sources read anew, not taken from the cache
-        self._merged: InputCache | None = None  # what to save, when merging was done anew
 
     def read(self) -> list[SourceRead]:
         reads = []
@@ -199,15 +198,10 @@ class CachedReading:
             for key, read, group in zip(self.keys, reads, entries, strict=True)
         }
         problems = diagnostics.problems[already:]
-        self._merged = InputCache(sources, self.inputs_key, papers, problems)
+        # Saved now, not after the site: held through the build, the records took hundreds of
+        # megabytes at 100,000 papers.
+        save_input_cache(self.folder, InputCache(sources, self.inputs_key, papers, problems))
         return papers
-
-    def save(self) -> None:
-        """Kept apart from merging: pickling the cache need not hold up the build, so the
-        pipeline saves it once the site is written."""
-        if self._merged is not None:
-            save_input_cache(self.folder, self._merged)
-            self._merged = None
 
 
 def model_digest(
@@ -270,7 +264,6 @@ def _build(options: BuildOptions, diagnostics: Diagnostics, progress: Progress) 
         site = build_site(config, papers, content, base_url, diagnostics)
         result.up_to_date, result.authors = True, len(site.authors)
         _count(result, previous, previous)
-        reading.save()  # the inputs changed in ways the site does not show
         timer.lap("site")
     else:
         jobs = options.jobs or default_jobs()
@@ -286,7 +279,6 @@ def _build(options: BuildOptions, diagnostics: Diagnostics, progress: Progress) 
             timer.lap("render", sum(rendered.cpu_seconds.values()))
         current = Manifest(model, rendered.files)
         save_manifest(cache, current)
-        reading.save()
         result.pages, result.pages_rendered = rendered.pages, rendered.pages_rendered
         result.workers = rendered.workers
         _count(result, current, previous)

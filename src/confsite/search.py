@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from .records import Paper
 from .site import Site, collection_label
-from .terms import CorpusTerms, Vocabulary, count_matrix, field_terms, index_text
+from .terms import CorpusTerms, Vocabulary, count_matrices, field_terms, index_text
 from .texplain import plain_text
 
 if TYPE_CHECKING:
@@ -74,11 +74,8 @@ DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
 def compact_index(documents: list[dict[str, str]]) -> dict[str, Any]:
     """The index of search documents (as `search_document` makes them)."""
     vocabulary = Vocabulary()
-    fields = [
-        count_matrix([field_terms(document[name]) for document in documents], vocabulary)
-        for name, _ in FIELDS
-    ]
-    return encode_index(fields, vocabulary.terms)
+    rows = ([field_terms(document[name]) for name, _ in FIELDS] for document in documents)
+    return encode_index(count_matrices(rows, len(FIELDS), vocabulary), vocabulary.terms)
 
 
 def encode_index(fields: list[csr_matrix], vocabulary: Sequence[str]) -> dict[str, Any]:
@@ -217,10 +214,11 @@ def site_terms(site: Site, terms: CorpusTerms) -> tuple[list[csr_matrix], list[s
     """Every field's term counts (in FIELDS order) and their vocabulary, with titles and
     abstracts as `terms` has already counted them (for related papers too)."""
     vocabulary = Vocabulary(terms.vocabulary)
-    listings = [_listing_fields(paper, site) for paper in site.papers]
-    fields = {"title": terms.title, "abstract": terms.abstract}
-    for name in (name for name, _ in FIELDS if name not in fields):
-        fields[name] = count_matrix([field_terms(text[name]) for text in listings], vocabulary)
+    names = [name for name, _ in FIELDS if name not in ("title", "abstract")]
+    listings = (_listing_fields(paper, site) for paper in site.papers)
+    rows = ([field_terms(texts[name]) for name in names] for texts in listings)
+    fields = dict(zip(names, count_matrices(rows, len(names), vocabulary), strict=True))
+    fields.update(title=terms.title, abstract=terms.abstract)
     return [fields[name] for name, _ in FIELDS], vocabulary.terms
 
 

@@ -19,7 +19,7 @@ from .terms import (
     CorpusTerms,
     Vocabulary,
     canonical_terms,
-    count_matrix,
+    count_matrices,
     paper_terms,
     snippet,
 )
@@ -56,7 +56,7 @@ class TermCache:
 
         stored = load_pickle(self.path, self.fingerprint, CorpusTerms)
         if stored is None:
-            stored = canonical_terms((), *[count_matrix([], Vocabulary())] * 2, (), ())
+            stored = canonical_terms((), *count_matrices([], 2, Vocabulary()), (), ())
         self._stored_keys = stored.keys
         keys = [text_key(paper) for paper in papers]
         row = {key: number for number, key in enumerate(stored.keys)}
@@ -65,10 +65,8 @@ class TermCache:
             if key not in row and key not in new:
                 new[key] = paper
                 row[key] = len(stored.keys) + len(new) - 1
-        counted = [paper_terms(paper) for paper in new.values()]
         vocabulary = Vocabulary(stored.vocabulary)
-        titles = count_matrix([title for title, _ in counted], vocabulary)
-        abstracts = count_matrix([abstract for _, abstract in counted], vocabulary)
+        titles, abstracts = count_matrices(map(paper_terms, new.values()), 2, vocabulary)
         order = [row[key] for key in keys]
         width = len(vocabulary)
         title, abstract = (

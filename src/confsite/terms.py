@@ -7,6 +7,7 @@ a dict per field per paper took gigabytes at 100,000 papers.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections import Counter
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 
 PaperTerms = tuple[Counter[str], Counter[str]]  # a title's and an abstract's term frequencies
 SNIPPET_LENGTH = 200
+COUNT_CHUNK = 5_000  # papers counted before their Counters become arrays
 SEPARATOR = re.compile(f"[{re.escape(SEPARATOR_CHARS)}]+")
 
 
@@ -92,19 +94,42 @@ def count_matrix(rows: Sequence[Counter[str]], vocabulary: Vocabulary) -> csr_ma
     import numpy as np  # here, as in the modules that use these: a no-op rebuild never needs it
     from scipy.sparse import csr_matrix
 
-    indptr, indices, counts = [0], [], []
-    for row in rows:
-        indices += vocabulary.numbers(row)
-        counts += row.values()
-        indptr.append(len(indices))
-    return csr_matrix(
-        (
-            np.asarray(counts, dtype=np.int32),
-            np.asarray(indices, dtype=np.int32),
-            np.asarray(indptr, dtype=np.int64),
-        ),
-        shape=(len(rows), len(vocabulary)),
+    sizes = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
+    total = int(sizes.sum())
+    # Straight into arrays: lists of Python ints took gigabytes at 100,000 papers.
+    indices = np.fromiter(
+        itertools.chain.from_iterable(map(vocabulary.numbers, rows)), dtype=np.int32, count=total
     )
+    counts = np.fromiter(
+        itertools.chain.from_iterable(row.values() for row in rows), dtype=np.int32, count=total
+    )
+    indptr = np.concatenate([[0], np.cumsum(sizes)])
+    return csr_matrix((counts, indices, indptr), shape=(len(rows), len(vocabulary)))
+
+
+def count_matrices(
+    rows: Iterable[Sequence[Counter[str]]], fields: int, vocabulary: Vocabulary
+) -> list[csr_matrix]:
+    """One count matrix per field from rows of one Counter per field. The rows are taken
+    a chunk at a time, so a whole corpus's Counters (gigabytes at 100,000 papers) are never
+    held at once."""
+    import numpy as np
+    from scipy.sparse import csr_matrix, vstack
+
+    rows = iter(rows)
+    chunks: list[list[csr_matrix]] = [[] for _ in range(fields)]
+    while chunk := list(itertools.islice(rows, COUNT_CHUNK)):
+        for field, matrices in enumerate(chunks):
+            matrices.append(count_matrix([row[field] for row in chunk], vocabulary))
+    width = len(vocabulary)
+    return [
+        vstack(
+            [csr_matrix((m.data, m.indices, m.indptr), shape=(m.shape[0], width)) for m in parts]
+            or [csr_matrix((0, width), dtype=np.int32)],
+            format="csr",
+        )
+        for parts in chunks
+    ]
 
 
 @dataclass(frozen=True)

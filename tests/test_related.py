@@ -113,8 +113,8 @@ def test_unchanged_texts_reuse_every_candidate(seeds_build, rows_redone: list[in
     ids = [paper.id for paper in papers]
     first, nearest = related_papers(ids, corpus_terms(papers))
     rows_redone.clear()
-    again, _ = related_papers(ids, corpus_terms(papers), previous=nearest)
-    assert rows_redone == [] and again == first
+    again, kept = related_papers(ids, corpus_terms(papers), previous=nearest)
+    assert rows_redone == [] and again == first and kept is nearest
     assert isinstance(nearest, Nearest)
 
 
@@ -135,9 +135,9 @@ def test_a_paper_leaving_a_full_list_lets_the_next_one_in() -> None:
     dense[1] = 0
     dense[1, papers] = 1.0  # paper 1, the most like paper 0, changes entirely
     after = csr_matrix(dense / np.linalg.norm(dense, axis=1)[:, None])
-    old = _best(before, before, 1)
+    old = _best(before, before.T.tocsr(), 1)
     assert papers - 1 not in old[0].indices  # the least similar did not fit
     updated = _updated(old, after, np.array([1]), 1)
-    afresh = _best(after, after, 1)
+    afresh = _best(after, after.T.tocsr(), 1)
     assert sorted(updated[0].indices) == sorted(afresh[0].indices)
     assert papers - 1 in updated[0].indices and 1 not in updated[0].indices

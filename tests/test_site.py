@@ -172,6 +172,7 @@ def test_base_url_adds_canonical_sitemap_robots(tmp_path: Path) -> None:
     sitemap = (out / "sitemap.xml").read_text(encoding="utf-8")
     assert "<loc>https://example.org/conf/papers/a-second-paper-on-graphs/</loc>" in sitemap
     assert "404" not in sitemap
+    assert "papers.json" not in sitemap and "assets/" not in sitemap  # pages only
     assert "Sitemap: https://example.org/conf/sitemap.xml" in (out / "robots.txt").read_text()
     assert soup_of(out / "404.html").find("base")["href"] == "https://example.org/conf/"
 

@@ -62,7 +62,8 @@ def corpus_results(inputs: CorpusInputs, threads: int) -> Iterator[tuple[Any, Cp
     related, nearest = related_papers(ids, terms, threads, previous)
     yield related, {"related": time.process_time() - started}
     cache.save()  # before the terms go: whoever made them, the build ends with them saved
-    save_pickle(nearest_path, inputs.fingerprint, nearest)
+    if nearest is not previous:
+        save_pickle(nearest_path, inputs.fingerprint, nearest)
     yield terms, {}
 
 

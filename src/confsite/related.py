@@ -76,27 +76,37 @@ def related_papers(
     ids: Sequence[str], terms: CorpusTerms, threads: int = 1, previous: Nearest | None = None
 ) -> tuple[dict[str, tuple[str, ...]], Nearest]:
     """For each paper id, the ids of the most similar other papers, most similar first; and
-    what a later call needs to redo only what changed since (`previous`, from an earlier call)."""
+    what a later call needs to redo only what changed since (`previous`, from an earlier call;
+    returned itself when nothing changed)."""
+    nearest = _brought_up_to_date(previous, terms, threads)
+    best = ranked(ids, nearest.candidates)
+    related = {paper_id: tuple(other for _, other in best[paper_id]) for paper_id in ids}
+    return related, nearest
+
+
+def _brought_up_to_date(previous: Nearest | None, terms: CorpusTerms, threads: int) -> Nearest:
+    """`previous` if no paper's vector changed; else updated where few did, computed afresh
+    where many did (or there is no `previous`)."""
     matrix, term_weights = tfidf_matrix(terms)
     changed = None if previous is None else _changed_rows(previous, terms, term_weights)
-    if changed is None or len(changed) > MAX_CHANGED_SHARE * len(ids):
-        candidates = _best(matrix, matrix, threads)
-    elif len(changed) == 0:
-        candidates = previous.candidates  # type: ignore[union-attr]
-    else:
-        candidates = _updated(previous.candidates, matrix, changed, threads)  # type: ignore[union-attr]
-    best = ranked(ids, candidates)
-    related = {paper_id: tuple(other for _, other in best[paper_id]) for paper_id in ids}
-    return related, Nearest(terms.keys, terms.vocabulary, term_weights, candidates)
+    if previous is not None and changed is not None:
+        if len(changed) == 0:
+            return previous
+        if len(changed) <= MAX_CHANGED_SHARE * len(terms):
+            candidates = _updated(previous.candidates, matrix, changed, threads)
+            return Nearest(terms.keys, terms.vocabulary, term_weights, candidates)
+    candidates = _best(matrix, matrix.T.tocsr(), threads)
+    return Nearest(terms.keys, terms.vocabulary, term_weights, candidates)
 
 
-def _best(rows: csr_matrix, matrix: csr_matrix, threads: int) -> csr_matrix:
-    """The CANDIDATES best similarities above the floor of each of `rows` to every paper."""
+def _best(rows: csr_matrix, transposed: csr_matrix, threads: int) -> csr_matrix:
+    """The CANDIDATES best similarities above the floor of each of `rows` to every paper
+    (`transposed`: the TF-IDF matrix transposed, made once by the caller)."""
     from sparse_dot_topn import sp_matmul_topn
 
     # Only the best few per row are ever materialised, so memory stays linear in the papers.
     return sp_matmul_topn(
-        rows, matrix.T.tocsr(), top_n=CANDIDATES, threshold=MIN_SIMILARITY, n_threads=threads
+        rows, transposed, top_n=CANDIDATES, threshold=MIN_SIMILARITY, n_threads=threads
     )
 
 
@@ -151,7 +161,8 @@ def _updated(old: csr_matrix, matrix: csr_matrix, changed: np.ndarray, threads: 
     is_changed = np.zeros(papers, dtype=bool)
     is_changed[changed] = True
     old_rows, old_columns, old_scores = _entries(old)
-    product = _entries(sp_matmul(matrix[changed], matrix.T.tocsr(), n_threads=threads))
+    transposed = matrix.T.tocsr()
+    product = _entries(sp_matmul(matrix[changed], transposed, n_threads=threads))
     similar = product[2] > MIN_SIMILARITY  # as `_best` keeps them
     changed_paper, other_paper, similarity = (part[similar] for part in product)
     kept = ~is_changed[old_columns]
@@ -164,7 +175,7 @@ def _updated(old: csr_matrix, matrix: csr_matrix, changed: np.ndarray, threads: 
     floor[~full] = -np.inf  # a list that was not full held every paper above the floor
     still_above = np.bincount(rows[scores >= floor[rows]], minlength=papers)
     redone = np.nonzero(is_changed | (full & (still_above < CANDIDATES)))[0]
-    fresh_rows, fresh_columns, fresh_scores = _entries(_best(matrix[redone], matrix, threads))
+    fresh_rows, fresh_columns, fresh_scores = _entries(_best(matrix[redone], transposed, threads))
     merged = ~np.isin(rows, redone)
     rows = np.concatenate([rows[merged], redone[fresh_rows]])
     columns = np.concatenate([columns[merged], fresh_columns])

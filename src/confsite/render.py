@@ -170,9 +170,10 @@ def static_files(theme_dir: Path | None) -> dict[str, bytes]:
 
 
 def sitemap(site: Site, paths: list[str]) -> bytes:
+    """Every page but the 404 page; downloads and assets are not pages."""
     urls = []
     for path in paths:
-        if path == "404.html":
+        if path == "404.html" or not path.endswith(".html"):
             continue
         page_url = path[: -len("index.html")] if path.endswith("index.html") else path
         urls.append(f"  <url><loc>{xml_escape(site.base_url + page_url)}</loc></url>")
@@ -182,6 +183,9 @@ def sitemap(site: Site, paths: list[str]) -> bytes:
         + "\n".join(urls)
         + "\n</urlset>\n"
     ).encode()
+
+
+Staged = tuple[list[tuple[str, FileEntry, bool]], float]  # (path, entry, rendered), CPU seconds
 
 
 @dataclass
@@ -199,6 +203,15 @@ class RenderResult:
             raise RuntimeError(f"internal error: {path!r} would be written twice")
         self.files[path] = entry
 
+    def collect(self, batches: Iterable[Staged], phase: str, progress: Progress = SILENT) -> None:
+        """Add what workers staged, counting its CPU seconds under `phase`."""
+        for staged, cpu in batches:
+            for path, entry, rendered in staged:
+                self.add(path, entry)
+                self.pages_rendered += rendered
+            self.cpu_seconds[phase] = self.cpu_seconds.get(phase, 0.0) + cpu
+            progress.advance(len(staged))
+
 
 @dataclass(frozen=True)
 class RenderJob:
@@ -213,7 +226,6 @@ class RenderJob:
 
 
 _job: RenderJob | None = None
-Staged = tuple[list[tuple[str, FileEntry, bool]], float]  # (path, entry, rendered), CPU seconds
 
 
 def _stage(page: Page) -> tuple[str, FileEntry, bool]:
@@ -317,21 +329,12 @@ def render_site(
             ]
             paper_pages = pool.imap_unordered(_render_papers, tasks)
             search = make_search_files(site, corpus, result)  # while the workers render
-            for staged, cpu in itertools.chain(other_pages, paper_pages):
-                for path, entry, rendered in staged:
-                    result.add(path, entry)
-                    result.pages_rendered += rendered
-                result.cpu_seconds["render"] = result.cpu_seconds.get("render", 0.0) + cpu
-                progress.advance(len(staged))
-            for staged, cpu in downloads:
-                for path, entry, _ in staged:
-                    result.add(path, entry)
-                result.cpu_seconds["downloads"] = result.cpu_seconds.get("downloads", 0.0) + cpu
+            result.collect(itertools.chain(other_pages, paper_pages), "render", progress)
+            result.collect(downloads, "downloads")
     finally:
         _job = None
     progress.finish()
-    page_paths = sorted(result.files)
-    whole_site = [*search.items(), *other_files(site, theme_dir, page_paths)]
+    whole_site = [*search.items(), *other_files(site, theme_dir, sorted(result.files))]
     for path, data in whole_site:
         result.add(path, writer.put(path, data))
     return result

@@ -25,7 +25,14 @@ from typing import TYPE_CHECKING, Any
 
 from .records import Paper
 from .site import Site, collection_label
-from .terms import CorpusTerms, Vocabulary, count_matrices, field_terms, index_text
+from .terms import (
+    CorpusTerms,
+    Vocabulary,
+    count_matrices,
+    field_terms,
+    index_text,
+    renumbering,
+)
 from .texplain import plain_text
 
 if TYPE_CHECKING:
@@ -89,17 +96,14 @@ def encode_index(fields: list[csr_matrix], vocabulary: Sequence[str]) -> dict[st
     import numpy as np  # here: a rebuild with nothing to do never needs it
 
     used = np.unique(np.concatenate([field.indices for field in fields]))
-    used_terms = [vocabulary[number] for number in used]
-    order = sorted(range(len(used_terms)), key=lambda n: js_order(used_terms[n]))
-    renumber = np.zeros(len(vocabulary), dtype=np.int32)
-    renumber[used[order]] = np.arange(len(order), dtype=np.int32)
+    terms, renumber = renumbering(vocabulary, used, js_order)
     documents = fields[0].shape[0]
     postings = []
     for field in fields:
         in_document = np.repeat(np.arange(documents, dtype=np.int32), np.diff(field.indptr))
         frequencies = field.data.astype(np.int32)
-        terms = renumber[field.indices]
-        postings.append(encode_postings(terms, in_document, frequencies, len(order)))
+        numbers = renumber[field.indices]
+        postings.append(encode_postings(numbers, in_document, frequencies, len(terms)))
     return {
         "version": LUNR_VERSION,
         "fields": [field for field, _ in FIELDS],
@@ -107,7 +111,7 @@ def encode_index(fields: list[csr_matrix], vocabulary: Sequence[str]) -> dict[st
         "k1": 1.2,
         "b": 0.75,
         "documents": documents,
-        "terms": " ".join(used_terms[n] for n in order),
+        "terms": " ".join(terms),
         "postings": postings,
     }
 

@@ -22,10 +22,11 @@ from .terms import (
     count_matrices,
     paper_terms,
     snippet,
+    widened,
 )
 
 if TYPE_CHECKING:
-    from scipy.sparse import csr_matrix
+    pass
 
 CACHE_FILE = "terms.pickle"
 
@@ -33,13 +34,6 @@ CACHE_FILE = "terms.pickle"
 def text_key(paper: Paper) -> bytes:
     text = f"{paper.title}\0{paper.abstract}".encode("utf-8", "surrogatepass")
     return hashlib.blake2b(text, digest_size=16).digest()
-
-
-def _widened(matrix: csr_matrix, width: int) -> csr_matrix:
-    """The same rows, with room for terms the vocabulary gained since it was made."""
-    from scipy.sparse import csr_matrix
-
-    return csr_matrix((matrix.data, matrix.indices, matrix.indptr), shape=(matrix.shape[0], width))
 
 
 class TermCache:
@@ -70,7 +64,7 @@ class TermCache:
         order = [row[key] for key in keys]
         width = len(vocabulary)
         title, abstract = (
-            vstack([_widened(old, width), _widened(added, width)], format="csr")[order]
+            vstack([widened(old, width), widened(added, width)], format="csr")[order]
             for old, added in ((stored.title, titles), (stored.abstract, abstracts))
         )
         snippets = [*stored.snippets, *map(snippet, new.values())]

@@ -11,10 +11,10 @@ import itertools
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lunr.stemmer import porter_stemmer
 from lunr.stop_word_filter import WORDS as STOP_WORDS
@@ -25,6 +25,7 @@ from .records import Paper
 from .texplain import plain_text, shorten
 
 if TYPE_CHECKING:
+    import numpy as np
     from scipy.sparse import csr_matrix
 
 PaperTerms = tuple[Counter[str], Counter[str]]  # a title's and an abstract's term frequencies
@@ -124,12 +125,32 @@ def count_matrices(
     width = len(vocabulary)
     return [
         vstack(
-            [csr_matrix((m.data, m.indices, m.indptr), shape=(m.shape[0], width)) for m in parts]
-            or [csr_matrix((0, width), dtype=np.int32)],
+            [widened(m, width) for m in parts] or [csr_matrix((0, width), dtype=np.int32)],
             format="csr",
         )
         for parts in chunks
     ]
+
+
+def widened(matrix: csr_matrix, width: int) -> csr_matrix:
+    """The same rows, with room for terms the vocabulary gained since the matrix was made."""
+    from scipy.sparse import csr_matrix
+
+    return csr_matrix((matrix.data, matrix.indices, matrix.indptr), shape=(matrix.shape[0], width))
+
+
+def renumbering(
+    vocabulary: Sequence[str], used: np.ndarray, order_key: Callable[[str], Any]
+) -> tuple[list[str], np.ndarray]:
+    """The `used` terms (numbers into `vocabulary`) sorted by `order_key`, and an array
+    taking each old number to its place among them."""
+    import numpy as np
+
+    terms = sorted((vocabulary[number] for number in used), key=order_key)
+    place = {term: number for number, term in enumerate(terms)}
+    renumber = np.zeros(len(vocabulary), dtype=np.int32)
+    renumber[used] = [place[vocabulary[number]] for number in used]
+    return terms, renumber
 
 
 @dataclass(frozen=True)
@@ -162,20 +183,16 @@ def canonical_terms(
     import numpy as np
     from scipy.sparse import csr_matrix
 
-    used = np.union1d(title.indices, abstract.indices)
-    terms = [vocabulary[number] for number in used]
-    order = sorted(range(len(terms)), key=terms.__getitem__)
-    renumber = np.zeros(len(vocabulary), dtype=np.int32)
-    renumber[used[order]] = np.arange(len(order), dtype=np.int32)
+    terms, renumber = renumbering(vocabulary, np.union1d(title.indices, abstract.indices), str)
 
     def renumbered(matrix: csr_matrix) -> csr_matrix:
         parts = (matrix.data.copy(), renumber[matrix.indices], matrix.indptr.copy())
-        result = csr_matrix(parts, shape=(len(keys), len(order)))
+        result = csr_matrix(parts, shape=(len(keys), len(terms)))
         result.sort_indices()
         return result
 
     return CorpusTerms(
-        tuple(terms[number] for number in order),
+        tuple(terms),
         renumbered(title),
         renumbered(abstract),
         tuple(keys),

@@ -5,12 +5,14 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from confsite.diagnostics import Diagnostics
+from confsite.manifest import CACHE_FOLDER
 from confsite.pipeline import BuildOptions, BuildResult, build
 from confsite.readers import sniff
 from confsite.readers.base import RawRecord
@@ -37,6 +39,16 @@ def read_seed(key: str) -> list[RawRecord]:
 def raw_lines(key: str) -> list[str]:
     """The seed file's lines exactly as stored, for checking records against the raw text."""
     return (SEEDS / SEED_FILES[key]).read_text(encoding="utf-8").split("\n")
+
+
+def wait_for_spare(project: Path, timeout: float = 60) -> Path:
+    """The spare of the project's site (see confsite.output), which a first build links in the
+    background: waited for, so that the next build finds it every time."""
+    deadline = time.monotonic() + timeout
+    while not (spares := list((project / CACHE_FOLDER).glob("site-*.spare"))):
+        assert time.monotonic() < deadline, "no spare was made after the build"
+        time.sleep(0.05)
+    return spares[0]
 
 
 def copy_seeds_project(target: Path) -> Path:

@@ -20,10 +20,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import REPO, wait_for_spare
 
 from confsite.cli import main as confsite_main
 from confsite.diagnostics import ConfsiteError, Diagnostics
+from confsite.manifest import CACHE_FOLDER, manifest_path
 from confsite.pipeline import BuildOptions, build
 
 SMALL = REPO / "tests" / "fixtures" / "small"
@@ -198,6 +199,7 @@ class DiskFills:
     def __init__(self, monkeypatch: pytest.MonkeyPatch, allowed: int) -> None:
         self.allowed = allowed
         self.writes = 0
+        self.paths: list[str] = []  # of every write, in order
         self.failed: list[str] = []
         real_open, real_os_open = builtins.open, os.open
         real_link, real_symlink = os.link, os.symlink
@@ -228,35 +230,41 @@ class DiskFills:
 
     def count(self, path: object) -> None:
         self.writes += 1
+        self.paths.append(str(path))
         if self.writes > self.allowed:
             self.failed.append(str(path))
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
 
 
-@pytest.fixture(scope="module")
-def files_in_small_site(tmp_path_factory: pytest.TempPathFactory) -> int:
-    folder = tmp_path_factory.mktemp("count")
-    shutil.copytree(SMALL, folder / "project")
-    build(BuildOptions(folder / "project" / "site.yaml", folder / "site"), Diagnostics())
-    return len(tree_digest(folder / "site"))
+def site_writes(project: Path, site: Path, folder: Path) -> list[int]:
+    """Which of its writes the build under test makes into the site (the others go to the
+    cache, where failing costs only reuse) when nothing fails, counted on a clone whose
+    every file is a hard link (cache and spare included), so it reuses what the real one
+    would. The cache is keyed by the output path, so its entries are renamed for the clone's."""
+    clone = folder / "clone"
+    shutil.copytree(project.parent, clone, symlinks=True, copy_function=os.link)
+    cloned_project, cloned_site = clone / project.name, clone / site.relative_to(project.parent)
+    old = manifest_path(cloned_project, site).stem
+    new = manifest_path(cloned_project, cloned_site).stem
+    for entry in (cloned_project / CACHE_FOLDER).glob(f"{old}.*"):
+        entry.rename(entry.with_name(new + entry.name[len(old) :]))
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        disk = DiskFills(monkeypatch, allowed=10**9)
+        build(BuildOptions(cloned_project / "site.yaml", cloned_site, jobs=1), Diagnostics())
+    staging = f"{os.sep}.{cloned_site.name}.staging{os.sep}"
+    return [number for number, path in enumerate(disk.paths) if staging in path]
 
 
 @pytest.mark.parametrize("point", ["first", "second", "middle", "last"])
 def test_an_injected_write_error_keeps_the_previous_site(
-    project: Path,
-    site: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    point: str,
-    files_in_small_site: int,
+    project: Path, site: Path, monkeypatch: pytest.MonkeyPatch, point: str, tmp_path: Path
 ) -> None:
-    allowed = {
-        "first": 0,
-        "second": 1,
-        "middle": files_in_small_site // 2,
-        "last": files_in_small_site - 1,
-    }[point]
+    wait_for_spare(project)
     before = tree_digest(site)
     change_title(project)
+    writes = site_writes(project, site, tmp_path / "count")
+    assert len(writes) > 10, "the build under test writes too few files to fail at these points"
+    allowed = writes[{"first": 0, "second": 1, "middle": len(writes) // 2, "last": -1}[point]]
     disk = DiskFills(monkeypatch, allowed)
     with pytest.raises(ConfsiteError) as raised:  # one process, so every write is counted here
         build(BuildOptions(project / "site.yaml", site, jobs=1), Diagnostics())

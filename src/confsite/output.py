@@ -4,6 +4,13 @@ A failed or killed build therefore leaves the previous site as it was. Files who
 unchanged since the last build are hard links to the previous site's files, so they keep their
 inode and modification time and a sync-based deploy uploads nothing for them. On Linux the
 swap is one `renameat2(RENAME_EXCHANGE)` call; elsewhere two renames.
+
+The site a build replaces is kept in the project's cache as the *spare*, and the next build
+starts its staging folder from it: its folders exist and most of its files are already the
+links the next site needs, so a small edit costs a few file operations instead of a folder
+and a link per page (double buffering). Nothing in the spare is trusted: a file in it is kept
+only when its inode, size and mtime are those the manifest records, and whatever the new site
+does not have is removed before the swap.
 """
 
 from __future__ import annotations
@@ -19,9 +26,10 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .diagnostics import ConfsiteError
 from .manifest import FileEntry, Manifest
@@ -60,12 +68,13 @@ def content_digest(data: bytes) -> str:
 
 @dataclass(frozen=True)
 class SiteFolders:
-    """The site folder, its staging folder beside it, and where replaced sites go until they
-    are deleted: the project's cache when it is on the same file system (so nothing but the
-    site is left beside it), else beside the site."""
+    """The site folder, its staging folder beside it, where replaced sites go until they are
+    deleted (the project's cache when it is on the same file system, so nothing but the site
+    is left beside it; else beside the site), and the spare (see the module's docstring)."""
 
     out_dir: Path
     trash: Path | None = None
+    spare: Path | None = None
 
     @property
     def staging(self) -> Path:
@@ -81,8 +90,14 @@ class SiteFolders:
         trash = self._usable_trash()
         return trash / name if trash is not None else self.out_dir.with_name(name)
 
+    def spare_in_making(self) -> Path:
+        """Where a background process links a spare together; the pid says whether it runs."""
+        assert self.spare is not None
+        return self.spare.with_name(f"{self.spare.name}.making-{os.getpid()}")
+
     def leftovers(self) -> list[Path]:
-        """Staging and replaced sites of earlier builds that were killed or are being deleted."""
+        """Staging and replaced sites of earlier builds that were killed or are being deleted,
+        and spares whose making was interrupted."""
         found = [
             path
             for folder in (self.out_dir.parent, self.trash)
@@ -90,6 +105,9 @@ class SiteFolders:
             for path in folder.glob(f".{glob.escape(self.out_dir.name)}.*")
             if path.is_dir() and (path == self.staging or path.name.startswith(self.old_prefix))
         ]
+        if self.spare is not None and self.spare.parent.is_dir():
+            pattern = f"{glob.escape(self.spare.name)}.making-*"
+            found += [p for p in self.spare.parent.glob(pattern) if not _maker_runs(p)]
         return sorted(found)
 
     def _usable_trash(self) -> Path | None:
@@ -103,10 +121,21 @@ class SiteFolders:
         return self.trash if same_device else None
 
 
-def file_is_intact(out_dir: Path | str, path: str, entry: FileEntry) -> bool:
-    """The file is still the one the manifest describes (same size, mtime and inode)."""
+def _maker_runs(folder: Path) -> bool:
+    """Whether the process named in a spare-in-making folder's name still runs."""
     try:
-        stat = os.stat(os.path.join(out_dir, path))
+        os.kill(int(folder.name.rsplit("-", 1)[1]), 0)
+    except (ValueError, ProcessLookupError):
+        return False
+    except PermissionError:  # it runs, as another user
+        return True
+    return True
+
+
+def file_is_intact(path: str, entry: FileEntry) -> bool:
+    """The file at `path` is still the one the manifest describes (same size, mtime, inode)."""
+    try:
+        stat = os.stat(path)
     except OSError:
         return False
     return (stat.st_size, stat.st_mtime_ns, stat.st_ino) == (
@@ -118,8 +147,55 @@ def file_is_intact(out_dir: Path | str, path: str, entry: FileEntry) -> bool:
 
 def site_is_intact(out_dir: Path, manifest: Manifest) -> bool:
     return bool(manifest.files) and all(
-        file_is_intact(out_dir, path, entry) for path, entry in manifest.files.items()
+        file_is_intact(os.path.join(out_dir, path), entry) for path, entry in manifest.files.items()
     )
+
+
+@dataclass
+class SpareContents:
+    """What a staging folder started from the spare held: its files and folders, by site path.
+    Anything else in it (a link someone made, say) is removed before the build writes there,
+    so no write can follow it out of the staging folder."""
+
+    files: set[str] = field(default_factory=set)
+    folders: set[str] = field(default_factory=set)
+
+    @classmethod
+    def scan(cls, staging: str) -> SpareContents:
+        contents = cls()
+        pending = [""]
+        while pending:
+            folder = pending.pop()
+            with os.scandir(os.path.join(staging, folder)) as entries:
+                for item in entries:
+                    path = folder + item.name
+                    if item.is_dir(follow_symlinks=False):
+                        contents.folders.add(path)
+                        pending.append(path + "/")
+                    elif item.is_file(follow_symlinks=False):
+                        contents.files.add(path)
+                    else:
+                        os.unlink(item.path)
+        return contents
+
+    def prune(self, staging: str, keep: Iterable[str]) -> None:
+        """Remove the files the new site does not have, then the folders left empty."""
+        stale = self.files.difference(keep)
+        for path in stale:
+            target = os.path.join(staging, path)
+            try:
+                os.unlink(target)
+            except OSError:  # gone, or a folder of the new site stands there now
+                if os.path.lexists(target) and not os.path.isdir(target):
+                    raise
+        emptied = {os.path.dirname(path) for path in stale} & self.folders
+        for folder in sorted(emptied, key=lambda f: f.count("/"), reverse=True):
+            while folder:
+                try:
+                    os.rmdir(os.path.join(staging, folder))
+                except OSError:  # not empty (or gone): so are the folders above it
+                    break
+                folder = os.path.dirname(folder)
 
 
 class StagingWriter:
@@ -128,47 +204,94 @@ class StagingWriter:
     Safe to use from forked worker processes: each file is written by exactly one process,
     and the entries each process returns are merged by the parent."""
 
-    def __init__(self, folders: SiteFolders, previous: Manifest) -> None:
+    def __init__(self, folders: SiteFolders, previous: Manifest, spare: SpareContents | None):
         self.folders = folders
         self.previous = previous
-        # Strings, not Paths, and folders remembered once made: this runs for every file.
+        self.spare = spare  # what the staging folder held when it started from the spare
+        # Strings, not Paths: this runs for every file.
         self._site, self._staging = str(folders.out_dir), str(folders.staging)
-        self._made: set[str] = set()
+        self.keep_replaced = False  # keep the site this build replaces as the next spare
 
-    def reusable(self, path: str, key: str) -> FileEntry | None:
-        """The current site's file for `path`, if it was made from the same `key` and is
-        still as that build left it."""
+    def reuse(self, path: str, key: str) -> FileEntry | None:
+        """Stage the current site's file for `path`, if it was made from the same `key` and
+        is still as that build left it; None when the file must be made anew."""
         entry = self.previous.files.get(path)
-        if entry is None or entry.key != key or not self._intact(path, entry):
+        if entry is None or entry.key != key or not self._stage_previous(path, entry):
             return None
-        return entry
-
-    def link(self, path: str, entry: FileEntry) -> FileEntry:
-        os.link(os.path.join(self._site, path), self._target(path))
         return entry
 
     def put(self, path: str, data: bytes, key: str = "") -> FileEntry:
         """Stage `data` at `path`; when the current site has identical bytes there, link them."""
         digest = content_digest(data)
         entry = self.previous.files.get(path)
-        if entry is not None and entry.digest == digest and self._intact(path, entry):
-            self.link(path, entry)
+        if entry is not None and entry.digest == digest and self._stage_previous(path, entry):
             return FileEntry(digest, entry.size, entry.mtime_ns, entry.inode, key)
-        with open(self._target(path), "wb", buffering=0) as stream:
-            stream.write(data)
-            stat = os.fstat(stream.fileno())
-        return FileEntry(digest, stat.st_size, stat.st_mtime_ns, stat.st_ino, key)
 
-    def _target(self, path: str) -> str:
+        def write(target: str) -> FileEntry:
+            with open(target, "xb", buffering=0) as stream:
+                stream.write(data)
+                stat = os.fstat(stream.fileno())
+            return FileEntry(digest, stat.st_size, stat.st_mtime_ns, stat.st_ino, key)
+
+        return self._create(path, write)
+
+    def finish(self, files: dict[str, FileEntry]) -> None:
+        """Called once every file is staged: drops what the spare held that the new site
+        does not have, and decides whether the replaced site becomes the next spare."""
+        if self.spare is not None:
+            self.spare.prune(self._staging, files)
+        shared = sum(
+            1
+            for path, entry in files.items()
+            if (old := self.previous.files.get(path)) is not None and old.inode == entry.inode
+        )
+        # A spare that shares under half its files with the new site would hold mostly stale
+        # files on disk, and save little: then it is deleted.
+        self.keep_replaced = shared * 2 >= len(self.previous.files)
+
+    def _stage_previous(self, path: str, entry: FileEntry) -> bool:
+        """Stage the file `entry` describes: already in place when the spare holds it, else
+        linked from the current site. False when neither has it intact."""
+        if self.spare is not None and file_is_intact(os.path.join(self._staging, path), entry):
+            return True
+        current = os.path.join(self._site, path)
+        if not file_is_intact(current, entry):
+            return False
+        self._create(path, functools.partial(os.link, current))
+        return True
+
+    def _create(self, path: str, make: Callable[[str], Any]) -> Any:
+        """`make(target)` for a file that is not in the staging folder yet, making its folder
+        when it is missing."""
         check_output_path(path)
-        folder = os.path.dirname(path)
-        if folder and folder not in self._made:
-            os.makedirs(os.path.join(self._staging, folder), exist_ok=True)
-            self._made.add(folder)
-        return os.path.join(self._staging, path)
+        target = os.path.join(self._staging, path)
+        if self.spare is not None:
+            self._make_room(path, target)
+        try:
+            return make(target)
+        except FileNotFoundError:
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            return make(target)
 
-    def _intact(self, path: str, entry: FileEntry) -> bool:
-        return file_is_intact(self._site, path, entry)
+    def _make_room(self, path: str, target: str) -> None:
+        """Remove what the spare has at `target`. Never written over: it may be a link to
+        the live site's file. Where the spare's layout differs, a file may stand where a
+        folder of the path must go, or a folder where the file must go."""
+        try:
+            os.unlink(target)
+        except FileNotFoundError:
+            pass
+        except NotADirectoryError:
+            parts = path.split("/")
+            for depth in range(1, len(parts)):
+                ancestor = os.path.join(self._staging, *parts[:depth])
+                if not os.path.isdir(ancestor):
+                    os.unlink(ancestor)
+                    break
+        except OSError:
+            if not os.path.isdir(target):
+                raise
+            shutil.rmtree(target)
 
 
 @functools.cache
@@ -194,13 +317,57 @@ def _swap_in(folders: SiteFolders) -> Path | None:
     if not out_dir.exists():
         os.rename(staging, out_dir)
         return None
-    retired = folders.retired()
     if _exchange(staging, out_dir):
-        os.rename(staging, retired)
-    else:
-        os.rename(out_dir, retired)
-        os.rename(staging, out_dir)
+        return staging
+    retired = folders.retired()
+    os.rename(out_dir, retired)
+    os.rename(staging, out_dir)
     return retired
+
+
+def _take_spare(folders: SiteFolders) -> SpareContents | None:
+    """Start the staging folder from the spare, if there is one; None: start it empty."""
+    if folders.spare is not None:
+        try:
+            os.rename(folders.spare, folders.staging)
+        except OSError:  # none, or on another file system
+            pass
+        else:
+            return SpareContents.scan(str(folders.staging))
+    folders.staging.mkdir()
+    return None
+
+
+def _put_away(folders: SiteFolders, replaced: Path | None, keep: bool) -> None:
+    """Keep the replaced site as the spare, or delete it; without a spare, link one up in the
+    background so the next build need not make a folder and a link per page."""
+    spare = folders.spare
+    if replaced is not None and keep and spare is not None:
+        with contextlib.suppress(OSError):  # a spare made meanwhile, or another file system
+            os.rename(replaced, spare)
+            return
+    if replaced is not None:
+        if replaced == folders.staging:  # the next build makes its staging folder here
+            retired = folders.retired()
+            os.rename(replaced, retired)
+            replaced = retired
+        run_detached(shutil.rmtree, replaced, True)
+    if spare is not None and not spare.exists() and fork_is_safe():
+        run_detached(_make_spare, folders)
+
+
+def _make_spare(folders: SiteFolders) -> None:
+    """Link a copy of the site as the spare (run in the background, at low priority). A build
+    may swap the site meanwhile: the spare is checked file by file when used, so a mixed one
+    costs only the links that turn out stale."""
+    assert folders.spare is not None
+    os.nice(10)
+    making, site = folders.spare_in_making(), str(folders.out_dir)
+    try:
+        shutil.copytree(site, making, symlinks=True, copy_function=os.link)
+        os.rename(making, folders.spare)
+    except OSError:
+        shutil.rmtree(making, ignore_errors=True)
 
 
 def _clear_leftovers(folders: SiteFolders) -> None:
@@ -217,26 +384,26 @@ def fork_is_safe() -> bool:
     return hasattr(os, "fork") and threading.active_count() == 1
 
 
-def remove_in_background(folder: Path) -> None:
-    """Delete a replaced site from a detached process. Unlinking tens of thousands of entries
-    takes seconds on some disks, and the build is done once the new site is in place; a folder
-    left by an interrupted deletion is cleared by the next build. Where forking is not safe,
-    a thread deletes it instead."""
+def run_detached(work: Callable[..., Any], *args: Any) -> None:
+    """Run `work(*args)` in a detached process: deleting a replaced site or linking a spare
+    takes seconds at scale, and the build is done once the new site is in place. Where
+    forking is not safe, a thread does it instead. Whatever such work leaves half done is
+    cleared by the next build."""
     if not fork_is_safe():
-        threading.Thread(target=shutil.rmtree, args=(folder, True), daemon=True).start()
+        threading.Thread(target=work, args=args, daemon=True).start()
         return
     child = os.fork()
     if child:
         os.waitpid(child, 0)
         return
-    try:  # the child forks again so the deleting process is not left for us to reap
+    try:  # the child forks again so the working process is not left for us to reap
         if os.fork() == 0:
             os.setsid()
             devnull = os.open(os.devnull, os.O_RDWR)
             for stream in (0, 1, 2):  # release the caller's pipes at once
                 os.dup2(devnull, stream)
             os.closerange(3, 1024)
-            shutil.rmtree(folder, ignore_errors=True)
+            work(*args)
     finally:
         os._exit(0)
 
@@ -263,25 +430,27 @@ def build_lock(path: Path) -> Iterator[None]:
 
 @contextlib.contextmanager
 def staged_site(
-    out_dir: Path, previous: Manifest, trash: Path | None = None
+    out_dir: Path, previous: Manifest, cache: Path | None = None
 ) -> Iterator[StagingWriter]:
     """Stage a build: yields a writer; on normal exit the staged folder replaces `out_dir`,
-    on any error it is removed and `out_dir` stays as it was."""
-    folders = SiteFolders(out_dir.absolute(), trash)
+    on any error it is removed and `out_dir` stays as it was. `cache` is the project's cache
+    folder for this site (`name.json` its manifest): the trash and the spare go beside it."""
+    trash = cache.parent / "trash" if cache is not None else None
+    spare = cache.with_suffix(".spare") if cache is not None else None
+    folders = SiteFolders(out_dir.absolute(), trash, spare)
     try:
         folders.out_dir.parent.mkdir(parents=True, exist_ok=True)
         _clear_leftovers(folders)
-        folders.staging.mkdir()
+        writer = StagingWriter(folders, previous, _take_spare(folders))
         try:
-            yield StagingWriter(folders, previous)
-            retired = _swap_in(folders)
+            yield writer
+            replaced = _swap_in(folders)
         except BaseException:
             shutil.rmtree(folders.staging, ignore_errors=True)
             raise
+        _put_away(folders, replaced, writer.keep_replaced)
     except OSError as err:
         raise _write_error(err, out_dir) from None
-    if retired is not None:
-        remove_in_background(retired)
 
 
 def _write_error(err: OSError, out_dir: Path) -> ConfsiteError:

@@ -269,13 +269,14 @@ def _build(options: BuildOptions, diagnostics: Diagnostics, progress: Progress) 
         jobs = options.jobs or default_jobs()
         with (
             build_lock(cache.with_suffix(".lock")),
-            staged_site(out_dir, previous, cache.parent / "trash") as writer,
+            staged_site(out_dir, previous, cache) as writer,
             corpus_job_started(CorpusInputs(papers, cache.parent, fingerprint), jobs) as corpus,
         ):
             site = build_site(config, papers, content, base_url, diagnostics)
             result.authors = len(site.authors)
             timer.lap("site")
             rendered = render_site(site, writer, fingerprint, corpus, progress, jobs)
+            writer.finish(rendered.files)
             timer.lap("render", sum(rendered.cpu_seconds.values()))
         current = Manifest(model, rendered.files)
         save_manifest(cache, current)

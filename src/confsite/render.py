@@ -229,12 +229,12 @@ _job: RenderJob | None = None
 
 
 def _stage(page: Page) -> tuple[str, FileEntry, bool]:
-    """Stage one page: linked from the current site when its context is unchanged."""
+    """Stage one page: the current site's file when its context is unchanged."""
     assert _job is not None
     key = page_key(_job.salt, page)
-    entry = _job.writer.reusable(page.path, key)
+    entry = _job.writer.reuse(page.path, key)
     if entry is not None:
-        return page.path, _job.writer.link(page.path, entry), False
+        return page.path, entry, False
     html = _job.environment.get_template(page.template).render(page.full_context())
     return page.path, _job.writer.put(page.path, html.encode(), key), True
 

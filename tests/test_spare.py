@@ -1,0 +1,87 @@
+"""The spare: the site a build replaced, kept in the cache for the next build to start its
+staging folder from (see confsite.output). It is never trusted: whatever it holds, the next
+site equals a clean build, and nothing is written outside the site."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from conftest import copy_seeds_project, wait_for_spare
+from test_build import tree_digest
+from test_incremental import edit_abstract, run
+
+
+def built_project(folder: Path) -> tuple[Path, Path]:
+    config = copy_seeds_project(folder / "project") / "site.yaml"
+    out = folder / "project" / "_site"
+    run(config, out)
+    return config, out
+
+
+def clean_build(config: Path, folder: Path) -> Path:
+    """The same project built into a folder of its own (its own manifest, no spare)."""
+    out = folder / "reference"
+    run(config, out)
+    return out
+
+
+def site_files(folder: Path) -> list[Path]:
+    return [path for path in folder.rglob("*") if path.is_file()]
+
+
+def test_a_rebuild_from_a_tampered_spare_equals_a_clean_build(tmp_path: Path) -> None:
+    config, out = built_project(tmp_path)
+    spare = wait_for_spare(config.parent)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (spare / "stray.html").write_text("a file no build made", encoding="utf-8")
+    # A paper's folder replaced by a link out of the site: a build writing through it would
+    # write into `outside`.
+    paper_folder = sorted((spare / "papers").iterdir())[3]
+    shutil.rmtree(paper_folder)
+    paper_folder.symlink_to(outside, target_is_directory=True)
+    # A folder where a file must go, and a file where a folder must go.
+    authors_index = spare / "authors" / "index.html"
+    authors_index.unlink()
+    (authors_index / "inner").mkdir(parents=True)
+    (authors_index / "inner" / "page.html").write_text("inside", encoding="utf-8")
+    session_folder = sorted((spare / "sessions").iterdir())[0]
+    shutil.rmtree(session_folder)
+    session_folder.write_text("not a folder", encoding="utf-8")
+    # Other bytes at a path the site has (a new file: the old one is linked to the live site).
+    (spare / "index.html").unlink()
+    (spare / "index.html").write_text("a stale home page", encoding="utf-8")
+
+    edit_abstract(config)
+    run(config, out)
+    assert tree_digest(out) == tree_digest(clean_build(config, tmp_path))
+    assert list(outside.iterdir()) == [], "a build wrote through a link in the spare"
+    assert [path for path in out.rglob("*") if path.is_symlink()] == []
+
+
+def test_the_replaced_site_is_kept_as_the_spare_only_while_it_shares_most_files(
+    tmp_path: Path,
+) -> None:
+    config, out = built_project(tmp_path)
+    wait_for_spare(config.parent)
+    edit_abstract(config)
+    result = run(config, out)
+    # The replaced site is the spare now: beyond the site's own files (by inode), it holds
+    # only the previous versions of the files this build changed.
+    spare = wait_for_spare(config.parent, timeout=0)
+    site_inodes = {path.stat().st_ino for path in site_files(out)}
+    extra = [path for path in site_files(spare) if path.stat().st_ino not in site_inodes]
+    assert 0 < len(extra) <= result.files_changed < 20
+
+    # A change every page shows: the replaced site shares almost nothing, so it is deleted,
+    # and the spare linked up afterwards holds nothing but the new site's files.
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace("title:", "title: Renamed", 1), encoding="utf-8")
+    result = run(config, out)
+    assert result.files_changed > len(site_inodes) // 2
+    spare = wait_for_spare(config.parent)
+    site_inodes = {path.stat().st_ino for path in site_files(out)}
+    assert [path for path in site_files(spare) if path.stat().st_ino not in site_inodes] == []
+    assert sorted(os.listdir(out)) == sorted(os.listdir(spare))

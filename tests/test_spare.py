@@ -31,29 +31,54 @@ def site_files(folder: Path) -> list[Path]:
     return [path for path in folder.rglob("*") if path.is_file()]
 
 
-def test_a_rebuild_from_a_tampered_spare_equals_a_clean_build(tmp_path: Path) -> None:
+def tamper(site: Path, outside: Path) -> None:
+    """What hands (or other tools) may do to a site folder."""
+    (site / "stray.html").write_text("a file no build made", encoding="utf-8")
+    # A paper's folder replaced by a link out of the site: a build writing through it would
+    # write into `outside`.
+    paper_folder = sorted((site / "papers").iterdir())[3]
+    shutil.rmtree(paper_folder)
+    paper_folder.symlink_to(outside, target_is_directory=True)
+    # A folder where a file must go, and a file where a folder must go.
+    authors_index = site / "authors" / "index.html"
+    authors_index.unlink()
+    (authors_index / "inner").mkdir(parents=True)
+    (authors_index / "inner" / "page.html").write_text("inside", encoding="utf-8")
+    session_folder = sorted((site / "sessions").iterdir())[0]
+    shutil.rmtree(session_folder)
+    session_folder.write_text("not a folder", encoding="utf-8")
+    # Other bytes at a path the site has (a new file: the old one may be linked elsewhere).
+    (site / "index.html").unlink()
+    (site / "index.html").write_text("a stale home page", encoding="utf-8")
+
+
+def test_a_site_changed_by_hand_is_not_carried_over_by_its_spare(tmp_path: Path) -> None:
+    """The changed site is replaced by the next build and becomes the spare of the build
+    after that, which must neither keep what was added nor follow the link."""
+    config, out = built_project(tmp_path)
+    wait_for_spare(config.parent)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    tamper(out, outside)
+    run(config, out)
+    spare = wait_for_spare(config.parent)
+    assert (spare / "stray.html").exists(), "the replaced site did not become the spare"
+    edit_abstract(config)
+    run(config, out)
+    assert tree_digest(out) == tree_digest(clean_build(config, tmp_path))
+    assert list(outside.iterdir()) == [], "a build wrote through a link in the spare"
+    assert [path for path in out.rglob("*") if path.is_symlink()] == []
+
+
+def test_a_spare_without_its_listing_is_checked_by_the_build(tmp_path: Path) -> None:
+    """The listing the background process saves is the build's only trust in the spare;
+    without it (or with another folder's), the build walks the spare itself."""
     config, out = built_project(tmp_path)
     spare = wait_for_spare(config.parent)
     outside = tmp_path / "outside"
     outside.mkdir()
-    (spare / "stray.html").write_text("a file no build made", encoding="utf-8")
-    # A paper's folder replaced by a link out of the site: a build writing through it would
-    # write into `outside`.
-    paper_folder = sorted((spare / "papers").iterdir())[3]
-    shutil.rmtree(paper_folder)
-    paper_folder.symlink_to(outside, target_is_directory=True)
-    # A folder where a file must go, and a file where a folder must go.
-    authors_index = spare / "authors" / "index.html"
-    authors_index.unlink()
-    (authors_index / "inner").mkdir(parents=True)
-    (authors_index / "inner" / "page.html").write_text("inside", encoding="utf-8")
-    session_folder = sorted((spare / "sessions").iterdir())[0]
-    shutil.rmtree(session_folder)
-    session_folder.write_text("not a folder", encoding="utf-8")
-    # Other bytes at a path the site has (a new file: the old one is linked to the live site).
-    (spare / "index.html").unlink()
-    (spare / "index.html").write_text("a stale home page", encoding="utf-8")
-
+    tamper(spare, outside)
+    spare.with_suffix(".spare-listing").unlink()
     edit_abstract(config)
     run(config, out)
     assert tree_digest(out) == tree_digest(clean_build(config, tmp_path))
@@ -70,7 +95,7 @@ def test_the_replaced_site_is_kept_as_the_spare_only_while_it_shares_most_files(
     result = run(config, out)
     # The replaced site is the spare now: beyond the site's own files (by inode), it holds
     # only the previous versions of the files this build changed.
-    spare = wait_for_spare(config.parent, timeout=0)
+    spare = wait_for_spare(config.parent)
     site_inodes = {path.stat().st_ino for path in site_files(out)}
     extra = [path for path in site_files(spare) if path.stat().st_ino not in site_inodes]
     assert 0 < len(extra) <= result.files_changed < 20

@@ -48,22 +48,24 @@ def _miscased_words(name: str) -> int:
 
 
 def build_authors(papers: tuple[Paper, ...], diagnostics: Diagnostics) -> tuple[Author, ...]:
-    spellings: dict[str, Counter[str]] = {}
-    order: dict[str, list[str]] = {}
-    paper_ids: dict[str, list[str]] = {}
+    # Per name key: each spelling's count and where it was first seen (dicts keep the order
+    # spellings and papers came in), and the papers, each once.
+    spellings: dict[str, dict[str, int]] = {}
+    paper_ids: dict[str, dict[str, None]] = {}
     locs = {}
+    keys: dict[str, str] = {}  # name_key per spelling: most names recur
     for paper in papers:
         for name in paper.authors:
-            key = name_key(name)
-            spellings.setdefault(key, Counter())[name] += 1
-            order.setdefault(key, [])
-            if name not in order[key]:
-                order[key].append(name)
-            ids = paper_ids.setdefault(key, [])
-            if paper.id not in ids:
-                ids.append(paper.id)
-            locs.setdefault((key, name), paper.loc)
-    names = {key: _preferred(spellings[key], order[key]) for key in spellings}
+            key = keys.get(name)
+            if key is None:
+                key = keys[name] = name_key(name)
+            counts = spellings.setdefault(key, {})
+            if name not in counts:
+                counts[name] = 0
+                locs[(key, name)] = paper.loc
+            counts[name] += 1
+            paper_ids.setdefault(key, {})[paper.id] = None
+    names = {key: _preferred(Counter(counts), list(counts)) for key, counts in spellings.items()}
     slugs = unique_slugs(names, "author", 60)
     authors = []
     for key, name in names.items():

@@ -7,6 +7,7 @@ and joins a titled paper whose abstract it shares.
 
 from __future__ import annotations
 
+import operator
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -81,12 +82,13 @@ def group_entries(entries: Iterable[Entry]) -> dict[GroupKey, list[Entry]]:
     return groups
 
 
-def _content(entry: Entry) -> tuple:
-    return tuple(getattr(entry, f.name) for f in fields(entry) if f.name != "loc")
+_content = operator.attrgetter(*(f.name for f in fields(Entry) if f.name != "loc"))
 
 
 def collapse_repeats(entries: list[Entry], diagnostics: Diagnostics) -> list[Entry]:
     """Exact repeats (same source, same fields) count once; the first one stands for them."""
+    if len(entries) == 1:  # most papers
+        return entries
     seen: dict[tuple, Entry] = {}
     kept: list[Entry] = []
     for entry in entries:

@@ -8,9 +8,12 @@ swap is one `renameat2(RENAME_EXCHANGE)` call; elsewhere two renames.
 The site a build replaces is kept in the project's cache as the *spare*, and the next build
 starts its staging folder from it: its folders exist and most of its files are already the
 links the next site needs, so a small edit costs a few file operations instead of a folder
-and a link per page (double buffering). Nothing in the spare is trusted: a file in it is kept
-only when its inode, size and mtime are those the manifest records, and whatever the new site
-does not have is removed before the swap.
+and a link per page (double buffering). A background process readies the spare once the
+build is done: it lists the spare's files (removing links and anything else that is not a file
+or a folder, as the site it was may have been changed by hand), or, after a build that replaced
+no site or most of it, links a spare up from the new site. Nothing in the spare is trusted
+beyond that listing: a file in it is kept only when its inode, size and mtime are those the
+manifest records, and whatever the new site does not have is removed before the swap.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from typing import Any
 
 from .diagnostics import ConfsiteError
 from .manifest import FileEntry, Manifest
+from .picklecache import load_pickle, save_pickle
 
 SITE_MARKER = "papers.json"  # every confsite build has it; a folder without it is not ours
 
@@ -91,9 +95,14 @@ class SiteFolders:
         return trash / name if trash is not None else self.out_dir.with_name(name)
 
     def spare_in_making(self) -> Path:
-        """Where a background process links a spare together; the pid says whether it runs."""
+        """Where a background process readies a spare; the pid says whether it still runs."""
         assert self.spare is not None
         return self.spare.with_name(f"{self.spare.name}.making-{os.getpid()}")
+
+    @property
+    def spare_listing(self) -> Path:
+        assert self.spare is not None
+        return self.spare.with_suffix(".spare-listing")
 
     def leftovers(self) -> list[Path]:
         """Staging and replaced sites of earlier builds that were killed or are being deleted,
@@ -132,6 +141,12 @@ def _maker_runs(folder: Path) -> bool:
     return True
 
 
+def _folder_identity(folder: Path) -> bytes:
+    """A folder keeps its inode through renames: what ties a spare to its saved contents."""
+    stat = folder.stat()
+    return f"{stat.st_dev}:{stat.st_ino}".encode()
+
+
 def file_is_intact(path: str, entry: FileEntry) -> bool:
     """The file at `path` is still the one the manifest describes (same size, mtime, inode)."""
     try:
@@ -162,6 +177,7 @@ class SpareContents:
 
     @classmethod
     def scan(cls, staging: str) -> SpareContents:
+        """Walk the folder, removing whatever is neither a file nor a folder."""
         contents = cls()
         pending = [""]
         while pending:
@@ -177,6 +193,18 @@ class SpareContents:
                     else:
                         os.unlink(item.path)
         return contents
+
+    @classmethod
+    def load(cls, listing: Path, folder: Path) -> SpareContents | None:
+        """The contents the background process that readied the spare found, provided they
+        are this folder's; used once."""
+        contents = load_pickle(listing, _folder_identity(folder), cls)
+        with contextlib.suppress(OSError):
+            listing.unlink()
+        return contents
+
+    def save(self, listing: Path, folder: Path) -> None:
+        save_pickle(listing, _folder_identity(folder), self)
 
     def prune(self, staging: str, keep: Iterable[str]) -> None:
         """Remove the files the new site does not have, then the folders left empty."""
@@ -333,18 +361,21 @@ def _take_spare(folders: SiteFolders) -> SpareContents | None:
         except OSError:  # none, or on another file system
             pass
         else:
-            return SpareContents.scan(str(folders.staging))
+            listed = SpareContents.load(folders.spare_listing, folders.staging)
+            return listed or SpareContents.scan(str(folders.staging))
     folders.staging.mkdir()
     return None
 
 
 def _put_away(folders: SiteFolders, replaced: Path | None, keep: bool) -> None:
-    """Keep the replaced site as the spare, or delete it; without a spare, link one up in the
-    background so the next build need not make a folder and a link per page."""
+    """Ready the replaced site as the next spare, or delete it; without a spare, link one up
+    from the new site. Both in the background: the new site is in place already."""
     spare = folders.spare
     if replaced is not None and keep and spare is not None:
-        with contextlib.suppress(OSError):  # a spare made meanwhile, or another file system
-            os.rename(replaced, spare)
+        readying = folders.spare_in_making()
+        with contextlib.suppress(OSError):  # the cache is on another file system
+            os.rename(replaced, readying)
+            run_detached(_ready_spare, folders, readying)
             return
     if replaced is not None:
         if replaced == folders.staging:  # the next build makes its staging folder here
@@ -357,17 +388,30 @@ def _put_away(folders: SiteFolders, replaced: Path | None, keep: bool) -> None:
 
 
 def _make_spare(folders: SiteFolders) -> None:
-    """Link a copy of the site as the spare (run in the background, at low priority). A build
-    may swap the site meanwhile: the spare is checked file by file when used, so a mixed one
-    costs only the links that turn out stale."""
-    assert folders.spare is not None
-    os.nice(10)
-    making, site = folders.spare_in_making(), str(folders.out_dir)
+    """Link a copy of the site up as the spare. A build may swap the site meanwhile: the
+    spare is checked file by file when used, so a mixed one costs only the stale links."""
+    making = folders.spare_in_making()
     try:
-        shutil.copytree(site, making, symlinks=True, copy_function=os.link)
-        os.rename(making, folders.spare)
+        shutil.copytree(folders.out_dir, making, symlinks=True, copy_function=os.link)
     except OSError:
         shutil.rmtree(making, ignore_errors=True)
+        return
+    _ready_spare(folders, making)
+
+
+def _ready_spare(folders: SiteFolders, folder: Path) -> None:
+    """List the folder's contents for the build that will use it (removing links and other
+    strangers on the way: the site it was may have been changed by hand), then make it the
+    spare. Runs in the background, under a name with its own pid."""
+    assert folders.spare is not None
+    readying = folders.spare_in_making()
+    try:
+        if folder != readying:
+            os.rename(folder, readying)
+        SpareContents.scan(str(readying)).save(folders.spare_listing, readying)
+        os.rename(readying, folders.spare)  # fails when another spare got there first
+    except OSError:
+        shutil.rmtree(readying, ignore_errors=True)
 
 
 def _clear_leftovers(folders: SiteFolders) -> None:
@@ -403,6 +447,7 @@ def run_detached(work: Callable[..., Any], *args: Any) -> None:
             for stream in (0, 1, 2):  # release the caller's pipes at once
                 os.dup2(devnull, stream)
             os.closerange(3, 1024)
+            os.nice(10)  # the user's next build comes first
             work(*args)
     finally:
         os._exit(0)

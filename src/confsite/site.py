@@ -120,8 +120,9 @@ class Site:
         return {paper.id: paper for paper in self.papers}
 
     @cached_property
-    def author_by_key(self) -> dict[str, Author]:
-        return {author.key: author for author in self.authors}
+    def author_by_name(self) -> dict[str, Author]:
+        """Every spelling of a name a paper lists, to the author it was merged into."""
+        return {name: author for author in self.authors for name in author.spellings}
 
     @cached_property
     def session_by_key(self) -> dict[Session, SessionGroup]:

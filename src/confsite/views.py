@@ -18,7 +18,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from .authors import Author, index_letter, name_key
+from .authors import Author, index_letter
 from .citation import bibtex_entry
 from .content import ContentPage
 from .records import Paper, Session
@@ -152,7 +152,7 @@ class Views:
 
     def author_links(self, names: tuple[str, ...]) -> list[dict[str, str]]:
         return [
-            {"name": name, "url": author_url(self.site.author_by_key[name_key(name)])}
+            {"name": name, "url": author_url(self.site.author_by_name[name])}
             for name in names
         ]
 

@@ -167,7 +167,12 @@ def merge_group(paper_id: str, entries: list[Entry], diagnostics: Diagnostics) -
         "conference",
         "year",
     )
-    picked = {name: pick(name, distinct, diagnostics) for name in single}
+    if len(distinct) == 1:  # most papers: nothing to pick between
+        only = distinct[0]
+        picked = {name: getattr(only, name) for name in single}
+        picked = {name: None if value == () else value for name, value in picked.items()}
+    else:
+        picked = {name: pick(name, distinct, diagnostics) for name in single}
     placed: dict[Session, tuple[int, int]] = {}
     for e in distinct:
         if e.session is not None:

@@ -19,6 +19,7 @@ compatibility forms (𝜸, ﬁ) match what people type.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -220,7 +221,10 @@ def site_terms(site: Site, terms: CorpusTerms) -> tuple[list[csr_matrix], list[s
     vocabulary = Vocabulary(terms.vocabulary)
     names = [name for name, _ in FIELDS if name not in ("title", "abstract")]
     listings = (_listing_fields(paper, site) for paper in site.papers)
-    rows = ([field_terms(texts[name]) for name in names] for texts in listings)
+    # Sessions, collections, awards and many author lists recur: each text is counted once.
+    # Rows only read their Counters, so sharing one between rows is safe.
+    counted = functools.lru_cache(maxsize=8192)(field_terms)
+    rows = ([counted(texts[name]) for name in names] for texts in listings)
     fields = dict(zip(names, count_matrices(rows, len(names), vocabulary), strict=True))
     fields.update(title=terms.title, abstract=terms.abstract)
     return [fields[name] for name, _ in FIELDS], vocabulary.terms

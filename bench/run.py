@@ -4,7 +4,9 @@ For each size a synthetic corpus (bench/corpus.py: dumps in the seed formats) is
 ways, each in a fresh process: a full build (no output, no cache), a rebuild with nothing
 changed, and a rebuild after one abstract changed. Reported: wall and CPU seconds per phase,
 peak memory of the whole process tree (PSS, sampled), files and bytes written, search index
-bytes, and how many files each rebuild rewrote (by inode and mtime). Where MkDocs is installed
+bytes, and how many files each rebuild rewrote (by inode and mtime). Up to 10,000 papers the
+three builds are repeated (`--repeat`, default 3) and each is the median run, as the same
+build varies by 10-20% from run to run on this machine. Where MkDocs is installed
 (`pip install -e .[bench]`), it builds the same papers as one Markdown page each with its
 search plugin, and the ratio is given.
 
@@ -37,6 +39,9 @@ RESULTS = BENCH / "results"
 # Reading a process's PSS walks its page tables under its memory lock, which stalls the
 # process's own page faults: sampled every 0.1 s, it made a 10,000-paper build 2 s slower.
 SAMPLE_SECONDS = 0.5
+# Builds start this long after the previous one ends, as a person's edits would: what a build
+# leaves to a background process (deleting the replaced site, readying the spare) is done.
+SETTLE_SECONDS = 2.0
 BUILD_CHILD = """
 import json, sys
 from pathlib import Path
@@ -159,22 +164,42 @@ def mkdocs_build(site: Path, folder: Path, timeout: float) -> dict | None:
     return run
 
 
-def bench_size(count: int, work: Path, with_mkdocs: bool, mkdocs_timeout: float) -> dict:
+def median_run(runs: list[dict]) -> dict:
+    """The run with the median wall time, with every run's wall time beside it: on this
+    virtual machine the same build varies by 10-20% from run to run."""
+    chosen = dict(sorted(runs, key=lambda run: run["wall"])[len(runs) // 2])
+    chosen["walls"] = [run["wall"] for run in runs]
+    return chosen
+
+
+def bench_size(
+    count: int, work: Path, with_mkdocs: bool, mkdocs_timeout: float, repeat: int
+) -> dict:
     folder = work / f"corpus-{count}"
     shutil.rmtree(folder, ignore_errors=True)
     config = write_corpus(count, folder)
     out = folder / "_site"
     report: dict = {"papers": count}
-    report["full"] = confsite_build(config, out)
+    runs: dict[str, list[dict]] = {"full": [], "noop": [], "one_abstract": []}
+    for _ in range(repeat):
+        for leftover in (out, folder / ".confsite-cache"):
+            shutil.rmtree(leftover, ignore_errors=True)
+        time.sleep(SETTLE_SECONDS)
+        runs["full"].append(confsite_build(config, out))
+        states = file_states(out)
+        time.sleep(SETTLE_SECONDS)
+        noop = confsite_build(config, out)
+        noop["files_rewritten"] = _rewritten(states, file_states(out))
+        runs["noop"].append(noop)
+        states = file_states(out)
+        report["edited_dump"] = change_one_abstract(folder)
+        time.sleep(SETTLE_SECONDS)
+        one = confsite_build(config, out)
+        one["files_rewritten"] = _rewritten(states, file_states(out))
+        runs["one_abstract"].append(one)
+    report.update({kind: median_run(measured) for kind, measured in runs.items()})
     search = out / "search"
     report["search_index_bytes"] = sum(p.stat().st_size for p in search.glob("*.js"))
-    states = file_states(out)
-    report["noop"] = confsite_build(config, out)
-    report["noop"]["files_rewritten"] = _rewritten(states, file_states(out))
-    states = file_states(out)
-    report["edited_dump"] = change_one_abstract(folder)
-    report["one_abstract"] = confsite_build(config, out)
-    report["one_abstract"]["files_rewritten"] = _rewritten(states, file_states(out))
     if with_mkdocs:
         report["mkdocs"] = mkdocs_build(out, work / f"mkdocs-{count}", mkdocs_timeout)
     shutil.rmtree(folder, ignore_errors=True)
@@ -235,6 +260,10 @@ def main() -> None:
     parser.add_argument(
         "--mkdocs-timeout", type=float, default=900, help="seconds before MkDocs is stopped"
     )
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="runs per build up to --repeat-up-to; the median"
+    )
+    parser.add_argument("--repeat-up-to", type=int, default=10000)
     parser.add_argument("--work", type=Path, default=Path("/tmp/confsite-bench"))
     parser.add_argument("--json", type=Path, default=RESULTS / "run.json")
     args = parser.parse_args()
@@ -242,7 +271,8 @@ def main() -> None:
     for count in args.sizes:
         print(f"{count:,} papers ...", file=sys.stderr, flush=True)
         with_mkdocs = count <= args.mkdocs_up_to
-        reports.append(bench_size(count, args.work, with_mkdocs, args.mkdocs_timeout))
+        repeat = args.repeat if count <= args.repeat_up_to else 1
+        reports.append(bench_size(count, args.work, with_mkdocs, args.mkdocs_timeout, repeat))
         print(table(reports[-1:]), file=sys.stderr, flush=True)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     environment = {"cpus": os.cpu_count(), "python": sys.version.split()[0]}

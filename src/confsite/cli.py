@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from jinja2 import TemplateError
 
@@ -268,3 +270,13 @@ COMMANDS = {
 def main(argv: list[str] | None = None) -> int:
     args = make_parser().parse_args(argv)
     return COMMANDS[args.command](args)
+
+
+def run(argv: list[str] | None = None) -> NoReturn:
+    """The command line's entry point: `main`, then an exit that skips tearing the interpreter
+    down. Freeing a large build's millions of objects one by one took half a second after the
+    site was already written; the system frees the process's memory at once."""
+    status = main(argv)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)

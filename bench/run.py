@@ -43,7 +43,7 @@ SAMPLE_SECONDS = 0.5
 # leaves to a background process (deleting the replaced site, readying the spare) is done.
 SETTLE_SECONDS = 2.0
 BUILD_CHILD = """
-import json, sys
+import json, os, sys
 from pathlib import Path
 from confsite.diagnostics import Diagnostics
 from confsite.pipeline import BuildOptions, build
@@ -54,6 +54,8 @@ print(json.dumps({
     "up_to_date": r.up_to_date, "authors": r.authors,
     "wall": r.timings, "cpu": r.cpu_timings,
 }))
+sys.stdout.flush()
+os._exit(0)  # as the command line exits (confsite.cli.run)
 """
 
 

@@ -204,20 +204,14 @@ class CachedReading:
         return papers
 
 
-def model_digest(
-    fingerprint: bytes,
-    config: SiteConfig,
-    base_url: str | None,
-    papers: list[Paper],
-    content: tuple[ContentPage, ...],
-) -> str:
-    """Everything the output depends on: code and templates (`fingerprint`), the config, the
-    papers and the content pages. Equal digests mean an identical site. Where the project
-    lies does not count: no absolute path reaches the output."""
-    located = dataclasses.replace(config, config_path="", root=Path())
+def model_digest(inputs_key: str, base_url: str | None, content: tuple[ContentPage, ...]) -> str:
+    """Everything the output depends on: the digest of every input the papers are made from
+    (code and templates, the config, the sources and the overrides; see `CachedReading`), the
+    base URL and the content pages. Equal digests mean an identical site. Digesting the papers
+    themselves cost 0.2 s at 10,000 papers, on every build."""
     # repr, not pickle: pickle's bytes depend on which equal objects happen to be shared
-    data = repr((located, base_url, papers, content)).encode()
-    return hashlib.blake2b(data, key=fingerprint[:64], digest_size=16).hexdigest()
+    data = repr((inputs_key, base_url, content)).encode()
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 @contextlib.contextmanager
@@ -259,7 +253,7 @@ def _build(options: BuildOptions, diagnostics: Diagnostics, progress: Progress) 
     base_url = options.base_url or config.base_url
     result = BuildResult(config, out_dir, reads, papers, diagnostics)
     previous = load_manifest(cache)
-    model = model_digest(fingerprint, config, base_url, papers, content)
+    model = model_digest(reading.inputs_key, base_url, content)
     if previous.model == model and site_is_intact(out_dir, previous):
         site = build_site(config, papers, content, base_url, diagnostics)
         result.up_to_date, result.authors = True, len(site.authors)

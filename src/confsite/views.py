@@ -151,10 +151,7 @@ class Views:
         }
 
     def author_links(self, names: tuple[str, ...]) -> list[dict[str, str]]:
-        return [
-            {"name": name, "url": author_url(self.site.author_by_name[name])}
-            for name in names
-        ]
+        return [{"name": name, "url": author_url(self.site.author_by_name[name])} for name in names]
 
     def badges(self, paper: Paper) -> list[dict[str, str]]:
         badges = []

@@ -166,6 +166,12 @@ def mkdocs_build(site: Path, folder: Path, timeout: float) -> dict | None:
     return run
 
 
+def settle() -> None:
+    """Between builds: the disk writes the last step left behind, then a pause."""
+    os.sync()
+    time.sleep(SETTLE_SECONDS)
+
+
 def median_run(runs: list[dict]) -> dict:
     """The run with the median wall time, with every run's wall time beside it: on this
     virtual machine the same build varies by 10-20% from run to run."""
@@ -186,16 +192,16 @@ def bench_size(
     for _ in range(repeat):
         for leftover in (out, folder / ".confsite-cache"):
             shutil.rmtree(leftover, ignore_errors=True)
-        time.sleep(SETTLE_SECONDS)
+        settle()
         runs["full"].append(confsite_build(config, out))
         states = file_states(out)
-        time.sleep(SETTLE_SECONDS)
+        settle()
         noop = confsite_build(config, out)
         noop["files_rewritten"] = _rewritten(states, file_states(out))
         runs["noop"].append(noop)
         states = file_states(out)
         report["edited_dump"] = change_one_abstract(folder)
-        time.sleep(SETTLE_SECONDS)
+        settle()
         one = confsite_build(config, out)
         one["files_rewritten"] = _rewritten(states, file_states(out))
         runs["one_abstract"].append(one)

@@ -118,7 +118,7 @@ def test_every_reader_format_is_attacked(hostile_build: BuildResult) -> None:
         "saved-page.html": "session-2024",
     }
     assert all(
-        len(read.records) == 2 or read.config.path == "session-2023.txt"
+        read.record_count == 2 or read.config.path == "session-2023.txt"
         for read in hostile_build.sources
     )
     assert len(hostile_build.papers) == 13

@@ -247,6 +247,7 @@ def _build(options: BuildOptions, diagnostics: Diagnostics, progress: Progress) 
     reads = reading.read()
     timer.lap("read")
     papers = reading.merge(reads, diagnostics)
+    reads = [read.merged() for read in reads]
     timer.lap("normalize")
     diagnostics.raise_if_strict()
     content = load_content_pages(config.resolve(config.content), config.content)

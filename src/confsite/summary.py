@@ -55,12 +55,12 @@ def source_table(result: BuildResult) -> list[list[str]]:
             [
                 path,
                 read.reader.name + ("" if read.detected else "*"),
-                f"{len(read.records):,}",
+                f"{read.record_count:,}",
                 f"{papers_by_source[path]:,}",
                 f"{warnings_by_source[path]:,}",
             ]
         )
-    total_records = sum(len(read.records) for read in result.sources)
+    total_records = sum(read.record_count for read in result.sources)
     rows.append(
         [
             "total",

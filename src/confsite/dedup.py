@@ -130,6 +130,9 @@ def _extends(longer: object, shorter: object) -> bool:
 def pick(name: str, entries: list[Entry], diagnostics: Diagnostics) -> object:
     """The first stated value; a cut-off value yields to its completion; a real disagreement is
     reported and the earlier source wins."""
+    if len(entries) == 1:  # most papers: nothing to pick between
+        value = getattr(entries[0], name)
+        return None if value in (None, ()) else value
     stated = [(e, getattr(e, name)) for e in entries if getattr(e, name) not in (None, ())]
     if not stated:
         return None
@@ -167,12 +170,7 @@ def merge_group(paper_id: str, entries: list[Entry], diagnostics: Diagnostics) -
         "conference",
         "year",
     )
-    if len(distinct) == 1:  # most papers: nothing to pick between
-        only = distinct[0]
-        picked = {name: getattr(only, name) for name in single}
-        picked = {name: None if value == () else value for name, value in picked.items()}
-    else:
-        picked = {name: pick(name, distinct, diagnostics) for name in single}
+    picked = {name: pick(name, distinct, diagnostics) for name in single}
     placed: dict[Session, tuple[int, int]] = {}
     for e in distinct:
         if e.session is not None:

@@ -373,8 +373,11 @@ def _put_away(folders: SiteFolders, replaced: Path | None, keep: bool) -> None:
     spare = folders.spare
     if replaced is not None and keep and spare is not None:
         readying = folders.spare_in_making()
-        with contextlib.suppress(OSError):  # the cache is on another file system
+        try:
             os.rename(replaced, readying)
+        except OSError:  # the cache is on another file system: delete it instead
+            pass
+        else:
             run_detached(_ready_spare, folders, readying)
             return
     if replaced is not None:
@@ -474,14 +477,11 @@ def build_lock(path: Path) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def staged_site(
-    out_dir: Path, previous: Manifest, cache: Path | None = None
-) -> Iterator[StagingWriter]:
+def staged_site(out_dir: Path, previous: Manifest, manifest: Path) -> Iterator[StagingWriter]:
     """Stage a build: yields a writer; on normal exit the staged folder replaces `out_dir`,
-    on any error it is removed and `out_dir` stays as it was. `cache` is the project's cache
-    folder for this site (`name.json` its manifest): the trash and the spare go beside it."""
-    trash = cache.parent / "trash" if cache is not None else None
-    spare = cache.with_suffix(".spare") if cache is not None else None
+    on any error it is removed and `out_dir` stays as it was. The trash and the spare go
+    beside the site's `manifest` in the project's cache."""
+    trash, spare = manifest.parent / "trash", manifest.with_suffix(".spare")
     folders = SiteFolders(out_dir.absolute(), trash, spare)
     try:
         folders.out_dir.parent.mkdir(parents=True, exist_ok=True)

@@ -1,11 +1,11 @@
-"""Work over the whole corpus, done in one process forked as soon as the papers are merged.
+"""Work over the whole corpus, done in one process forked as soon as the site is modelled.
 
 It counts every title's and abstract's index terms (or takes them from the cache), computes
-related papers from them and sends those (paper pages wait for them), then sends the terms,
-from which this process makes the search index. Meanwhile this process models the site and
-the page workers render every page that shows no related papers, so both cores work from the
-moment the papers exist. With one job, or where forking is not safe, the same work is done
-here when it is first asked for.
+related papers from them and sends those (paper pages wait for them), then makes the search
+index from the same terms and sends its files. Meanwhile the page workers render every page
+that shows no related papers (or, on a rebuild, this process finds the pages that changed),
+so both cores work from the start. With one job, or where forking is not safe, the same work
+is done here when it is first asked for.
 """
 
 from __future__ import annotations
@@ -25,46 +25,46 @@ from typing import Any
 
 from .output import fork_is_safe, libc_function
 from .picklecache import load_pickle, save_pickle
-from .records import Paper
 from .related import Nearest, related_papers
-from .site import site_order
+from .search import search_files
+from .site import Site
 from .termcache import TermCache
-from .terms import CorpusTerms
 
 NEAREST_CACHE_FILE = "related.pickle"
 PR_SET_PDEATHSIG = 1  # Linux prctl option: a signal for this process when its parent dies
 
 Related = dict[str, tuple[str, ...]]
+SearchFiles = dict[str, bytes]
 CpuSeconds = dict[str, float]
 
 
 @dataclass(frozen=True)
 class CorpusInputs:
-    """What the corpus work is made from: the merged papers, and where its caches are kept
+    """What the corpus work is made from: the site model, and where its caches are kept
     between builds (with the code's fingerprint, which they must match)."""
 
-    papers: list[Paper]
+    site: Site
     cache_folder: Path
     fingerprint: bytes
 
 
 def corpus_results(inputs: CorpusInputs, threads: int) -> Iterator[tuple[Any, CpuSeconds]]:
-    """Related papers of each paper, then the papers' terms, each with the CPU seconds it
-    took. The caches are saved in between: whoever waits for related papers need not wait
-    for that."""
+    """Related papers of each paper, then the search index's files, each with the CPU
+    seconds it took. The caches are saved in between: whoever waits for related papers need
+    not wait for that."""
     started = time.process_time()
-    ordered = site_order(inputs.papers)
+    papers = inputs.site.papers
     cache = TermCache(inputs.cache_folder, inputs.fingerprint)
-    terms = cache.paper_terms(ordered)
+    terms = cache.paper_terms(papers)
     nearest_path = inputs.cache_folder / NEAREST_CACHE_FILE
     previous = load_pickle(nearest_path, inputs.fingerprint, Nearest)
-    ids = [paper.id for paper in ordered]
-    related, nearest = related_papers(ids, terms, threads, previous)
+    related, nearest = related_papers([paper.id for paper in papers], terms, threads, previous)
     yield related, {"related": time.process_time() - started}
-    cache.save()  # before the terms go: whoever made them, the build ends with them saved
+    started = time.process_time()
+    cache.save()  # before the search files go: the build ends with the caches saved
     if nearest is not previous:
         save_pickle(nearest_path, inputs.fingerprint, nearest)
-    yield terms, {}
+    yield search_files(inputs.site, terms), {"search": time.process_time() - started}
 
 
 def _die_with_parent(parent: int) -> None:
@@ -88,13 +88,12 @@ def _work(inputs: CorpusInputs, sender: Connection, parent: int, jobs: int) -> N
 
 
 class CorpusJob:
-    """Related papers, then the terms they were computed from: from a forked worker, or
-    made here."""
+    """Related papers, then the search index: from a forked worker, or made here."""
 
     def __init__(self, inputs: CorpusInputs, jobs: int) -> None:
         self._process: BaseProcess | None = None
         self._related: tuple[Related, CpuSeconds] | None = None
-        self._terms: CorpusTerms | None = None
+        self._search: tuple[SearchFiles, CpuSeconds] | None = None
         if jobs <= 1 or not fork_is_safe():
             self._here = corpus_results(inputs, 1)  # made here, when asked for
             return
@@ -116,12 +115,12 @@ class CorpusJob:
             self._related = self._next()
         return self._related
 
-    def terms(self) -> CorpusTerms:
-        """Every paper's title and abstract terms, in site order; waits for them."""
+    def search_files(self) -> tuple[SearchFiles, CpuSeconds]:
+        """The search index's files by path, and the CPU seconds they took; waits for them."""
         self.related()  # comes first
-        if self._terms is None:
-            self._terms, _ = self._next()
-        return self._terms
+        if self._search is None:
+            self._search = self._next()
+        return self._search
 
     def _next(self) -> Any:
         if self._process is None:

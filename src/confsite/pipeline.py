@@ -262,15 +262,14 @@ def _build(options: BuildOptions, diagnostics: Diagnostics, progress: Progress) 
         timer.lap("site")
     else:
         jobs = options.jobs or default_jobs()
-        with (
-            build_lock(cache.with_suffix(".lock")),
-            staged_site(out_dir, previous, cache) as writer,
-            corpus_job_started(CorpusInputs(papers, cache.parent, fingerprint), jobs) as corpus,
-        ):
+        lock = build_lock(cache.with_suffix(".lock"))
+        with lock, staged_site(out_dir, previous, cache) as writer:
             site = build_site(config, papers, content, base_url, diagnostics)
             result.authors = len(site.authors)
             timer.lap("site")
-            rendered = render_site(site, writer, fingerprint, corpus, progress, jobs)
+            inputs = CorpusInputs(site, cache.parent, fingerprint)
+            with corpus_job_started(inputs, jobs) as corpus:
+                rendered = render_site(site, writer, fingerprint, corpus, progress, jobs)
             writer.finish(rendered.files)
             timer.lap("render", sum(rendered.cpu_seconds.values()))
         current = Manifest(model, rendered.files)

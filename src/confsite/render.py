@@ -35,7 +35,6 @@ from .manifest import FileEntry
 from .output import StagingWriter, fork_is_safe
 from .progress import SILENT, Progress
 from .records import Paper
-from .search import search_files
 from .site import Site
 from .views import Page, Views, page_key
 
@@ -227,34 +226,32 @@ class RenderJob:
 
 _job: RenderJob | None = None
 
+PageTask = list[tuple[int, str | None]]  # (page number, its key when already computed)
 
-def _stage(page: Page) -> tuple[str, FileEntry, bool]:
-    """Stage one page: the current site's file when its context is unchanged."""
+
+def _render(page: Page, key: str | None) -> tuple[str, FileEntry, bool]:
     assert _job is not None
-    key = page_key(_job.salt, page)
-    entry = _job.writer.reuse(page.path, key)
-    if entry is not None:
-        return page.path, entry, False
+    key = key or page_key(_job.salt, page)
     html = _job.environment.get_template(page.template).render(page.full_context())
     return page.path, _job.writer.put(page.path, html.encode(), key), True
 
 
-def _render_pages(run: tuple[int, int]) -> Staged:
-    """Pages `run[0]` to `run[1]` of the makers: runs, not every n-th page, so that pages
-    which share cards mostly render in one process."""
+def _render_pages(task: PageTask) -> Staged:
+    """Pages of the makers, by number: runs, not every n-th page, so that pages which share
+    cards mostly render in one process."""
     assert _job is not None
     started = time.process_time()
-    staged = [_stage(make()) for make in _job.makers[run[0] : run[1]]]
+    staged = [_render(_job.makers[number](), key) for number, key in task]
     return staged, time.process_time() - started
 
 
-def _render_papers(task: tuple[int, int, dict[str, tuple[str, ...]]]) -> Staged:
-    """Paper pages `task[0]` to `task[1]`, with those papers' related papers."""
+def _render_papers(task: tuple[PageTask, dict[str, tuple[str, ...]]]) -> Staged:
+    """Paper pages, by number in `papers`, with those papers' related papers."""
     assert _job is not None
     started = time.process_time()
-    start, end, related = task
+    pages, related = task
     _job.views.related.update(related)
-    staged = [_stage(_job.views.paper(paper)) for paper in _job.papers[start:end]]
+    staged = [_render(_job.views.paper(_job.papers[number]), key) for number, key in pages]
     return staged, time.process_time() - started
 
 
@@ -306,9 +303,12 @@ def render_site(
     progress: Progress = SILENT,
     jobs: int = 1,
 ) -> RenderResult:
-    """Stage every file of the site. Pages whose context is unchanged since the last build are
-    linked, not rendered. Pages render in `jobs` processes: first those without related
-    papers, while the corpus worker computes them, then the paper pages."""
+    """Stage every file of the site, pages in `jobs` processes. Without a previous site, the
+    workers render the pages without related papers while the corpus worker computes those,
+    then the paper pages. With one, this process first compares each page's key with the one
+    its file was made from, keeps the unchanged files and sends only the other pages to be
+    rendered: made in the workers, the keys made every worker build the cards of most papers
+    again, for pages it then did not render."""
     global _job
     theme_dir = theme_folder(site.config)
     views = Views(site)
@@ -316,20 +316,15 @@ def render_site(
     _job = RenderJob(make_environment(theme_dir), views, makers, papers, writer, salt)
     result = RenderResult(pages=len(makers) + len(papers))
     progress.start("render", result.pages)
+    stage = _stage_changed if writer.previous.files else _stage_all
     try:
         with _worker_pool(jobs) as pool:
             result.workers = 1 if isinstance(pool, _InProcessPool) else jobs
-            other_pages = pool.imap_unordered(_render_pages, runs(len(makers)))
             downloads = pool.imap_unordered(_make_download, list(DOWNLOADS))
-            related, cpu_seconds = corpus.related()
+            pages = stage(pool, corpus, result, progress)
+            search, cpu_seconds = corpus.search_files()  # while the workers render
             result.cpu_seconds.update(cpu_seconds)
-            tasks = [
-                (start, end, {p.id: related[p.id] for p in papers[start:end]})
-                for start, end in runs(len(papers))
-            ]
-            paper_pages = pool.imap_unordered(_render_papers, tasks)
-            search = make_search_files(site, corpus, result)  # while the workers render
-            result.collect(itertools.chain(other_pages, paper_pages), "render", progress)
+            result.collect(pages, "render", progress)
             result.collect(downloads, "downloads")
     finally:
         _job = None
@@ -340,12 +335,73 @@ def render_site(
     return result
 
 
-def make_search_files(site: Site, corpus: CorpusJob, result: RenderResult) -> dict[str, bytes]:
-    terms = corpus.terms()
-    started = time.process_time()
-    files = search_files(site, terms)
-    result.cpu_seconds["search"] = time.process_time() - started
-    return files
+def _related(corpus: CorpusJob, result: RenderResult) -> dict[str, tuple[str, ...]]:
+    related, cpu_seconds = corpus.related()
+    result.cpu_seconds.update(cpu_seconds)
+    return related
+
+
+def _paper_task(pages: PageTask, related: dict[str, tuple[str, ...]]) -> tuple[PageTask, dict]:
+    """Paper pages to render, with their papers' related papers (the workers forked before
+    those were known)."""
+    assert _job is not None
+    ids = [_job.papers[number].id for number, _ in pages]
+    return pages, {paper_id: related[paper_id] for paper_id in ids}
+
+
+def _stage_all(
+    pool: Any, corpus: CorpusJob, result: RenderResult, progress: Progress
+) -> Iterable[Staged]:
+    """Every page, rendered in the workers."""
+    assert _job is not None
+    other_pages = pool.imap_unordered(
+        _render_pages, [[(n, None) for n in range(*run)] for run in runs(len(_job.makers))]
+    )
+    related = _related(corpus, result)
+    tasks = [
+        _paper_task([(n, None) for n in range(*run)], related) for run in runs(len(_job.papers))
+    ]
+    return itertools.chain(other_pages, pool.imap_unordered(_render_papers, tasks))
+
+
+def _stage_changed(
+    pool: Any, corpus: CorpusJob, result: RenderResult, progress: Progress
+) -> Iterable[Staged]:
+    """The pages whose key is unchanged, kept here; the others sent to the workers run by
+    run, as they are found."""
+    assert _job is not None
+    views, makers, papers = _job.views, _job.makers, _job.papers
+    pending = []
+    for run in runs(len(makers)):
+        changed = _keep_unchanged([(n, makers[n]()) for n in range(*run)], result, progress)
+        if changed:
+            pending.append(pool.apply_async(_render_pages, (changed,)))
+    related = _related(corpus, result)
+    views.related.update(related)
+    for run in runs(len(papers)):
+        pages = [(n, views.paper(papers[n])) for n in range(*run)]
+        changed = _keep_unchanged(pages, result, progress)
+        if changed:
+            pending.append(pool.apply_async(_render_papers, (_paper_task(changed, related),)))
+    return (staged.get() for staged in pending)
+
+
+def _keep_unchanged(
+    pages: list[tuple[int, Page]], result: RenderResult, progress: Progress
+) -> PageTask:
+    """Stage the current site's file for each page whose key it was made from; the number
+    and key of each other page."""
+    assert _job is not None
+    changed: PageTask = []
+    for number, page in pages:
+        key = page_key(_job.salt, page)
+        entry = _job.writer.reuse(page.path, key)
+        if entry is None:
+            changed.append((number, key))
+        else:
+            result.add(page.path, entry)
+    progress.advance(len(pages) - len(changed))
+    return changed
 
 
 def other_files(
@@ -360,11 +416,22 @@ def other_files(
     return files
 
 
+class _Done:
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def get(self) -> Any:
+        return self.value
+
+
 class _InProcessPool:
     """The pool interface, run in this process: for one job, or where fork is unavailable."""
 
     def imap_unordered(self, function: Callable, items: Iterable) -> Iterator:
         return map(function, items)
+
+    def apply_async(self, function: Callable, args: tuple) -> _Done:
+        return _Done(function(*args))
 
 
 @contextlib.contextmanager

@@ -75,11 +75,19 @@ class Card(dict):
         "abstract": lambda paper: render_abstract(paper.abstract),
     }
 
-    def __init__(self, paper: Paper, fields: dict[str, Any], brief: bool = False) -> None:
+    def __init__(
+        self, paper: Paper, fields: dict[str, Any], brief: bool = False, fields_key: bytes = b""
+    ) -> None:
         super().__init__(fields)
-        self._paper, self._brief = paper, brief
-        # What it shows: its fields, and the texts its costly fields are made from.
-        self._key = _digest((fields, paper.title, None if brief else paper.abstract))
+        self._paper, self._brief, self._fields = paper, brief, fields
+        # What it shows: its fields, and the texts its costly fields are made from. The
+        # fields' own digest is shared with the paper's other card (see `Views.card`).
+        self._fields_key = fields_key or _digest(fields)
+        self._key = _digest((self._fields_key, paper.title, None if brief else paper.abstract))
+
+    def variant(self, brief: bool) -> Card:
+        """The paper's card with or without its abstract, from the same fields."""
+        return Card(self._paper, self._fields, brief, self._fields_key)
 
     def __missing__(self, name: str) -> Any:
         make = self.LAZY_FIELDS.get(name)
@@ -169,26 +177,26 @@ class Views:
         per paper."""
         cached = self._cards.get((paper.id, brief))
         if cached is None:
-            authors = self.author_links(paper.authors)
-            cached = Card(
-                paper,
-                {
-                    "id": paper.id,
-                    "url": paper_url(paper),
-                    "title_text": plain_text(paper.title) if paper.title else UNTITLED,
-                    "authors": authors,
-                    "listed_authors": authors[:LISTED_AUTHORS],
-                    "more_authors": max(0, len(paper.authors) - LISTED_AUTHORS),
-                    "badges": self.badges(paper),
-                    "has_award": bool(paper.awards),
-                    "collection": collection_label(paper.conference, paper.year),
-                },
-                brief,
-            )
+            other = self._cards.get((paper.id, not brief))
+            cached = other.variant(brief) if other else Card(paper, self._card_fields(paper), brief)
             self._cards[(paper.id, brief)] = cached
             if len(self._cards) > CARD_CACHE_LIMIT:  # bounds memory at archive scale
                 self._cards.popitem(last=False)
         return cached
+
+    def _card_fields(self, paper: Paper) -> dict[str, Any]:
+        authors = self.author_links(paper.authors)
+        return {
+            "id": paper.id,
+            "url": paper_url(paper),
+            "title_text": plain_text(paper.title) if paper.title else UNTITLED,
+            "authors": authors,
+            "listed_authors": authors[:LISTED_AUTHORS],
+            "more_authors": max(0, len(paper.authors) - LISTED_AUTHORS),
+            "badges": self.badges(paper),
+            "has_award": bool(paper.awards),
+            "collection": collection_label(paper.conference, paper.year),
+        }
 
     # --- pages ---------------------------------------------------------------------------
 

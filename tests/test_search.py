@@ -53,7 +53,10 @@ def test_term_counting_matches_lunr_py_builder(seed_documents: list[dict]) -> No
     builder.ref("ref")
     for name, boost in FIELDS:
         builder.field(name, boost=boost)
-    documents = seed_documents + normalized_documents()
+    # Characters str.split() would split on and lunr does not, beside ones both split on.
+    spaced = "em\u2003space\x85next\u3000wide\x1cfile a\xa0b c-d\te\u2028line\u205fmath"
+    spacing = {name: spaced for name, _ in FIELDS}
+    documents = [*seed_documents, *normalized_documents(), spacing]
     for number, document in enumerate(documents):
         builder.add({**document, "ref": str(number)})
     for number, document in enumerate(documents):

@@ -32,6 +32,8 @@ PaperTerms = tuple[Counter[str], Counter[str]]  # a title's and an abstract's te
 SNIPPET_LENGTH = 200
 COUNT_CHUNK = 5_000  # papers counted before their Counters become arrays
 SEPARATOR = re.compile(f"[{re.escape(SEPARATOR_CHARS)}]+")
+# What str.split() splits on beyond lunr's separators (whitespace, no-break space, hyphen).
+NOT_SEPARATORS = re.compile("[\x1c-\x1f\x85\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
 
 
 @cache  # a corpus has far fewer distinct words than words
@@ -47,7 +49,12 @@ def field_terms(text: str) -> Counter[str]:
     """Term frequencies of one field, exactly as lunr.py's builder counts them: its separators,
     trimmer pattern, stop-word list and Porter stemmer, without its per-character tokenizer and
     per-token objects, which dominated the build (see README, performance)."""
-    terms = map(_term, filter(None, SEPARATOR.split(text.lower())))
+    lowered = text.lower()
+    if NOT_SEPARATORS.search(lowered) is None:  # twice as quick as splitting by the regex
+        words = lowered.replace("-", " ").split()
+    else:
+        words = list(filter(None, SEPARATOR.split(lowered)))
+    terms = map(_term, words)
     counts = Counter(terms)
     counts.pop(None, None)
     return counts  # type: ignore[return-value]

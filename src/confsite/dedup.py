@@ -20,7 +20,6 @@ from .records import Entry, Paper, Session
 from .slugs import digest
 from .texplain import plain_text
 
-MAX_SLUG_LENGTH = 80
 ABSTRACT_KEY_LENGTH = 400
 
 
@@ -187,12 +186,9 @@ def merge_group(paper_id: str, entries: list[Entry], diagnostics: Diagnostics) -
 
 
 def base_slug(entries: list[Entry]) -> str:
-    title = next((e.title for e in entries if e.title), None)
-    slug = ""
-    if title:
-        slug = slugify(plain_text(title), max_length=MAX_SLUG_LENGTH, word_boundary=True)
-    if slug:
-        return slug
+    titled = next((e for e in entries if e.title), None)
+    if titled is not None and titled.title_slug:
+        return titled.title_slug
     author = next((e.authors[0] for e in entries if e.authors), "")
     author_slug = slugify(author, max_length=30, word_boundary=True)
     return f"untitled-{author_slug}" if author_slug else "untitled"

@@ -8,6 +8,7 @@ import unicodedata
 from .config import SourceConfig
 from .readers.base import RawRecord
 from .records import Entry, Session
+from .slugs import title_slug
 
 # Invisible characters that carry no meaning in a title or abstract and can spoof text:
 # C0/C1 controls, zero-width space and no-break, soft hyphen, bidi embeddings and isolates.
@@ -52,10 +53,11 @@ def make_entry(record: RawRecord, source: SourceConfig, source_index: int) -> En
     defaults = source.defaults
     session_name = source.session or clean_text(record.session)
     authors = tuple(name for name in map(clean_text, record.authors) if name)
+    title = clean_text(record.title)
     return Entry(
         loc=record.loc,
         source_index=source_index,
-        title=clean_text(record.title),
+        title=title,
         authors=authors,
         abstract=join_paragraphs(record.abstract),
         presentation=clean_label(record.presentation) or defaults.presentation,
@@ -66,4 +68,5 @@ def make_entry(record: RawRecord, source: SourceConfig, source_index: int) -> En
         room=source.room or clean_text(record.room),
         conference=source.conference,
         year=source.year,
+        title_slug=title_slug(title),
     )

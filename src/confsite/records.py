@@ -31,6 +31,9 @@ class Entry:
     room: str | None
     conference: str | None
     year: int | None
+    # The slug of its title ("" without one): made with the entry, so a rebuild that takes
+    # the entry from the input cache does not slugify every title again (0.2 s per 10,000).
+    title_slug: str
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,17 @@ from typing import TypeVar
 
 from slugify import slugify
 
+from .texplain import plain_text
+
 K = TypeVar("K", bound=Hashable)
+MAX_TITLE_SLUG_LENGTH = 80
+
+
+def title_slug(title: str | None) -> str:
+    """The slug a paper's id starts from: its title as plain text, cut at a word."""
+    if not title:
+        return ""
+    return slugify(plain_text(title), max_length=MAX_TITLE_SLUG_LENGTH, word_boundary=True)
 
 
 def digest(text: str) -> str:

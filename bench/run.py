@@ -8,7 +8,7 @@ bytes, and how many files each rebuild rewrote (by inode and mtime). Up to 10,00
 three builds are repeated (`--repeat`, default 3) and each is the median run, as the same
 build varies by 10-20% from run to run on this machine. Where MkDocs is installed
 (`pip install -e .[bench]`), it builds the same papers as one Markdown page each with its
-search plugin, and the ratio is given.
+search plugin, and the ratio is given. Nothing is deleted between builds (see `Trash`).
 
     python bench/run.py                           # 1,000, 10,000 and 100,000 papers
     python bench/run.py --sizes 1000 10000 --mkdocs-up-to 10000
@@ -42,6 +42,31 @@ SAMPLE_SECONDS = 0.5
 # Builds start this long after the previous one ends, as a person's edits would: what a build
 # leaves to a background process (deleting the replaced site, readying the spare) is done.
 SETTLE_SECONDS = 2.0
+# On ext4 without a journal (this machine's disk), creating a file skips, one by one, the free
+# inodes deleted in the last minute or so: a build made right after deleting the last run's
+# 30,000 files spent up to 6 s more in the kernel. So the benchmark never deletes between
+# builds: what it would delete is moved aside (`Trash`) and deleted once every build is done,
+# and a run that had to delete an earlier run's files first waits this long.
+INODE_RECENCY_SECONDS = 65
+
+
+class Trash:
+    """A folder things are moved into instead of deleted, emptied once at the end."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._count = 0
+
+    def put(self, path: Path) -> None:
+        if path.exists():
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._count += 1
+            path.rename(self.folder / f"{self._count}-{path.name}")
+
+    def empty(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
 BUILD_CHILD = """
 import json, os, sys
 from pathlib import Path
@@ -148,7 +173,6 @@ def mkdocs_build(site: Path, folder: Path, timeout: float) -> dict | None:
     if shutil.which("mkdocs") is None:
         return None
     docs = folder / "docs"
-    shutil.rmtree(folder, ignore_errors=True)
     (docs / "papers").mkdir(parents=True)
     papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))
     (docs / "index.md").write_text(f"# Proceedings\n\n{len(papers)} papers.\n", encoding="utf-8")
@@ -181,17 +205,16 @@ def median_run(runs: list[dict]) -> dict:
 
 
 def bench_size(
-    count: int, work: Path, with_mkdocs: bool, mkdocs_timeout: float, repeat: int
+    count: int, work: Path, trash: Trash, with_mkdocs: bool, mkdocs_timeout: float, repeat: int
 ) -> dict:
     folder = work / f"corpus-{count}"
-    shutil.rmtree(folder, ignore_errors=True)
     config = write_corpus(count, folder)
     out = folder / "_site"
     report: dict = {"papers": count}
     runs: dict[str, list[dict]] = {"full": [], "noop": [], "one_abstract": []}
     for _ in range(repeat):
         for leftover in (out, folder / ".confsite-cache"):
-            shutil.rmtree(leftover, ignore_errors=True)
+            trash.put(leftover)
         settle()
         runs["full"].append(confsite_build(config, out))
         states = file_states(out)
@@ -210,8 +233,8 @@ def bench_size(
     report["search_index_bytes"] = sum(p.stat().st_size for p in search.glob("*.js"))
     if with_mkdocs:
         report["mkdocs"] = mkdocs_build(out, work / f"mkdocs-{count}", mkdocs_timeout)
-    shutil.rmtree(folder, ignore_errors=True)
-    shutil.rmtree(work / f"mkdocs-{count}", ignore_errors=True)
+    trash.put(folder)
+    trash.put(work / f"mkdocs-{count}")
     return report
 
 
@@ -275,13 +298,22 @@ def main() -> None:
     parser.add_argument("--work", type=Path, default=Path("/tmp/confsite-bench"))
     parser.add_argument("--json", type=Path, default=RESULTS / "run.json")
     args = parser.parse_args()
+    if args.work.exists():  # an earlier run's files
+        shutil.rmtree(args.work)
+        print(f"waiting {INODE_RECENCY_SECONDS} s after deleting {args.work} ...", file=sys.stderr)
+        os.sync()
+        time.sleep(INODE_RECENCY_SECONDS)
+    trash = Trash(args.work / "trash")
     reports = []
     for count in args.sizes:
         print(f"{count:,} papers ...", file=sys.stderr, flush=True)
         with_mkdocs = count <= args.mkdocs_up_to
         repeat = args.repeat if count <= args.repeat_up_to else 1
-        reports.append(bench_size(count, args.work, with_mkdocs, args.mkdocs_timeout, repeat))
+        reports.append(
+            bench_size(count, args.work, trash, with_mkdocs, args.mkdocs_timeout, repeat)
+        )
         print(table(reports[-1:]), file=sys.stderr, flush=True)
+    trash.empty()
     args.json.parent.mkdir(parents=True, exist_ok=True)
     environment = {"cpus": os.cpu_count(), "python": sys.version.split()[0]}
     args.json.write_text(json.dumps({"environment": environment, "runs": reports}, indent=2))

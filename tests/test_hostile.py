@@ -19,7 +19,7 @@ from pathlib import Path
 
 import lxml.html
 import pytest
-from conftest import HOSTILE, html_problems
+from conftest import HOSTILE, html_problems, wait_for_spare
 
 from confsite.diagnostics import Diagnostics
 from confsite.pipeline import BuildOptions, BuildResult, build
@@ -314,6 +314,7 @@ def test_a_cli_build_writes_nothing_outside_its_output_and_passes_check(tmp_path
     before = files_under(tmp_path)
     result = run_cli("build", "--config", "site.yaml", "--out", "../out/site", cwd=project)
     assert result.returncode == 0, result.stderr
+    wait_for_spare(project)  # linked up in the background: not to be listed half made
     after = files_under(tmp_path)
     written = ("out/site/", "project/.confsite-cache/")  # the site, and the build's own cache
     assert {k: v for k, v in after.items() if not k.startswith(written)} == before

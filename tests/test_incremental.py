@@ -3,10 +3,12 @@ files, parallel rendering, and the cache throwing itself away when code or templ
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -15,7 +17,11 @@ from test_build import tree_digest
 
 import confsite.manifest
 from confsite.diagnostics import Diagnostics
+from confsite.downloads import DownloadPieces
+from confsite.export import DOWNLOADS
+from confsite.picklecache import load_pickle, save_pickle
 from confsite.pipeline import BuildOptions, BuildResult, build
+from confsite.render import build_fingerprint
 
 # A paper of the 2023 dump whose abstract sentence we edit (checked by hand in the dump).
 EDITED_DUMP = "iclr2023-poster-session-3.txt"
@@ -68,8 +74,12 @@ def clone(seeds_project: tuple[Path, Path, BuildResult], target: Path) -> tuple[
     shutil.copytree(config.parent, project, ignore=shutil.ignore_patterns("_site"))
     shutil.copytree(out, project / "_site", copy_function=os.link)
     cache = project / confsite.manifest.CACHE_FOLDER
-    for manifest in cache.glob("site-*.json"):  # the manifest is keyed by the output path
-        manifest.rename(confsite.manifest.manifest_path(project, project / "_site"))
+    # The manifest, and the downloads' pieces beside it, are keyed by the output path (other
+    # tests build the same project into other folders).
+    built = confsite.manifest.manifest_path(config.parent, out)
+    manifest = confsite.manifest.manifest_path(project, project / "_site")
+    for suffix in (".json", ".downloads"):
+        (cache / built.with_suffix(suffix).name).rename(manifest.with_suffix(suffix))
     return project / "site.yaml", project / "_site"
 
 
@@ -211,3 +221,69 @@ def test_a_hand_edited_output_file_is_restored(seeds_project, tmp_path: Path) ->
     result = run(config, out)
     assert not result.up_to_date
     assert page.read_bytes() == original
+
+
+def counting_pieces(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """Counts, per download, the papers whose piece is made rather than copied (by builds
+    in this process: jobs=1)."""
+    made: Counter[str] = Counter()
+    for name, download in list(DOWNLOADS.items()):
+
+        def piece(site, paper, name=name, make=download.piece):  # noqa: ANN001, ANN202
+            made[name] += 1
+            return make(site, paper)
+
+        monkeypatch.setitem(DOWNLOADS, name, dataclasses.replace(download, piece=piece))
+    return made
+
+
+def test_a_rebuild_makes_download_pieces_only_for_changed_papers(
+    seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config, out = clone(seeds_project, tmp_path)
+    before = {name: (out / name).read_bytes() for name in DOWNLOADS}
+    made = counting_pieces(monkeypatch)
+    edit_abstract(config)
+    run(config, out, jobs=1)
+    assert made == {name: 1 for name in DOWNLOADS}
+    edited = b"top down integration of symbolic reasoning systems"
+    for name in DOWNLOADS:
+        after = (out / name).read_bytes()
+        assert after.count(edited) == 1, name
+        assert after.replace(edited, EDITED_TEXT.encode()) == before[name], name
+
+
+def test_download_pieces_are_not_copied_from_a_file_they_may_not_describe(
+    seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config, out = clone(seeds_project, tmp_path)
+    papers = len(seeds_project[2].papers)
+    made = counting_pieces(monkeypatch)
+    # A download changed by hand: that file is made afresh, the others still copied from.
+    csv = out / "papers.csv"
+    original = csv.read_bytes()
+    csv.unlink()
+    csv.write_bytes(original.replace(b"Transformer", b"Transfarmer"))
+    run(config, out, jobs=1)
+    assert csv.read_bytes() == original
+    assert made == {"papers.csv": papers}
+    # Pieces recorded for other bytes than the current file's (a build that failed after
+    # recording them): every piece is made.
+    pieces = confsite.manifest.manifest_path(config.parent, out).with_suffix(".downloads")
+    fingerprint = build_fingerprint(None)
+    recorded = load_pickle(pieces, fingerprint, DownloadPieces)
+    assert recorded is not None
+    files = {name: ("0" * 32, spans) for name, (_, spans) in recorded.files.items()}
+    save_pickle(pieces, fingerprint, dataclasses.replace(recorded, files=files))
+    (out / "index.html").unlink()  # something for the build to do
+    made.clear()
+    run(config, out, jobs=1)
+    assert made == {name: papers for name in DOWNLOADS}
+    assert (out / "papers.csv").read_bytes() == original
+    # Another base URL: every BibTeX entry holds its page's address, so nothing is copied.
+    made.clear()
+    base_url = "https://example.org/proceedings/"
+    build(BuildOptions(config_path=config, out=out, base_url=base_url, jobs=1), Diagnostics())
+    assert made == {name: papers for name in DOWNLOADS}
+    bib = (out / "papers.bib").read_text(encoding="utf-8")
+    assert bib.count(f"url = {{{base_url}papers/") == papers

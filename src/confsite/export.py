@@ -5,7 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .citation import bibtex_entry
@@ -35,64 +36,77 @@ def paper_document(site: Site, paper: Paper) -> dict[str, Any]:
     }
 
 
-def papers_json(site: Site) -> bytes:
-    """An array with one paper a line: diffs between builds stay readable, and each line is
-    encoded by json's C encoder (any `indent` makes json fall back to pure Python)."""
-    lines = (
-        json.dumps(paper_document(site, paper), ensure_ascii=False, sort_keys=True)
-        for paper in site.papers  # by id (`site_order`)
-    )
-    return ("[\n" + ",\n".join(lines) + "\n]\n").encode()
+@dataclass(frozen=True)
+class Download:
+    """A download file: a head, then one piece per paper in site order, joined by a
+    separator, then a tail. A piece is made from its paper and the site's base URL alone,
+    which is what lets a rebuild keep the pieces of unchanged papers (see downloads.py)."""
+
+    head: str
+    separator: str
+    tail: str
+    piece: Callable[[Site, Paper], str]
+
+    def make(self, site: Site) -> bytes:
+        pieces = self.separator.join(self.piece(site, paper) for paper in site.papers)
+        return (self.head + pieces + self.tail).encode()
 
 
-def papers_bib(site: Site) -> bytes:
-    entries = (bibtex_entry(p, site.absolute(paper_url(p))) for p in site.papers)
-    return "\n".join(entries).encode()
+def json_line(site: Site, paper: Paper) -> str:
+    """One paper a line: diffs between builds stay readable, and each line is encoded by
+    json's C encoder (any `indent` makes json fall back to pure Python)."""
+    return json.dumps(paper_document(site, paper), ensure_ascii=False, sort_keys=True)
 
 
-def papers_csv(site: Site) -> bytes:
+def bibtex_piece(site: Site, paper: Paper) -> str:
+    return bibtex_entry(paper, site.absolute(paper_url(paper)))
+
+
+CSV_COLUMNS = (
+    "id",
+    "title",
+    "authors",
+    "conference",
+    "year",
+    "sessions",
+    "presentation",
+    "decision",
+    "awards",
+    "attendance",
+    "room",
+    "url",
+    "abstract",
+)
+
+
+def csv_line(values: Sequence[Any]) -> str:
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(
+    csv.writer(buffer, lineterminator="\n").writerow(values)
+    return buffer.getvalue()
+
+
+def csv_row(site: Site, p: Paper) -> str:
+    return csv_line(
         [
-            "id",
-            "title",
-            "authors",
-            "conference",
-            "year",
-            "sessions",
-            "presentation",
-            "decision",
-            "awards",
-            "attendance",
-            "room",
-            "url",
-            "abstract",
+            p.id,
+            p.title or "",
+            "; ".join(p.authors),
+            p.conference or "",
+            p.year or "",
+            "; ".join(s.name for s in p.sessions),
+            p.presentation or "",
+            p.decision or "",
+            "; ".join(p.awards),
+            p.attendance or "",
+            p.room or "",
+            paper_url(p),
+            p.abstract or "",
         ]
     )
-    for p in site.papers:
-        writer.writerow(
-            [
-                p.id,
-                p.title or "",
-                "; ".join(p.authors),
-                p.conference or "",
-                p.year or "",
-                "; ".join(s.name for s in p.sessions),
-                p.presentation or "",
-                p.decision or "",
-                "; ".join(p.awards),
-                p.attendance or "",
-                p.room or "",
-                paper_url(p),
-                p.abstract or "",
-            ]
-        )
-    return buffer.getvalue().encode()
 
 
-DOWNLOADS: dict[str, Callable[[Site], bytes]] = {
-    "papers.json": papers_json,
-    "papers.bib": papers_bib,
-    "papers.csv": papers_csv,
+DOWNLOADS: dict[str, Download] = {
+    "papers.json": Download("[\n", ",\n", "\n]\n", json_line),
+    "papers.bib": Download("", "\n", "", bibtex_piece),
+    "papers.csv": Download(csv_line(CSV_COLUMNS), "", "", csv_row),
 }

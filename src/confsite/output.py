@@ -248,6 +248,15 @@ class StagingWriter:
             return None
         return entry
 
+    def current_file(self, path: str) -> tuple[Path, str] | None:
+        """The current site's file at `path` and the digest of its bytes, while it is still
+        as the last build left it."""
+        entry = self.previous.files.get(path)
+        live = os.path.join(self._site, path)
+        if entry is None or not file_is_intact(live, entry):
+            return None
+        return Path(live), entry.digest
+
     def put(self, path: str, data: bytes, key: str = "") -> FileEntry:
         """Stage `data` at `path`; when the current site has identical bytes there, link them."""
         digest = content_digest(data)

@@ -6,6 +6,7 @@ code reads as None, and one that cannot be written is simply not kept.
 
 from __future__ import annotations
 
+import io
 import os
 import pickle
 from pathlib import Path
@@ -32,3 +33,14 @@ def save_pickle(path: Path, fingerprint: bytes, value: Any) -> None:
         os.replace(temporary, path)
     except OSError:
         pass
+
+
+def canonical_bytes(data: Any, pickler: type[pickle.Pickler] = pickle.Pickler) -> bytes:
+    """`data` pickled without the memo, for digests: pickle writes a part that is one shared
+    object once and refers back to it, so equal data read in different ways (a source parsed
+    afresh, or loaded from a cache) gave different bytes. `data` must hold no cycle."""
+    buffer = io.BytesIO()
+    writer = pickler(buffer, protocol=5)
+    writer.fast = True  # no memo
+    writer.dump(data)
+    return buffer.getvalue()

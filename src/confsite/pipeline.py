@@ -268,8 +268,9 @@ def _build(options: BuildOptions, diagnostics: Diagnostics, progress: Progress) 
             result.authors = len(site.authors)
             timer.lap("site")
             inputs = CorpusInputs(site, cache.parent, fingerprint)
+            pieces = cache.with_suffix(".downloads")  # see downloads.py
             with corpus_job_started(inputs, jobs) as corpus:
-                rendered = render_site(site, writer, fingerprint, corpus, progress, jobs)
+                rendered = render_site(site, writer, fingerprint, corpus, pieces, progress, jobs)
             writer.finish(rendered.files)
             timer.lap("render", sum(rendered.cpu_seconds.values()))
         current = Manifest(model, rendered.files)

@@ -30,7 +30,7 @@ from markupsafe import Markup
 from .config import SiteConfig
 from .corpus import CorpusJob
 from .diagnostics import ConfsiteError
-from .export import DOWNLOADS
+from .downloads import make_downloads
 from .manifest import FileEntry
 from .output import StagingWriter, fork_is_safe
 from .progress import SILENT, Progress
@@ -222,6 +222,7 @@ class RenderJob:
     papers: list[Paper]  # whose pages show them
     writer: StagingWriter
     salt: bytes
+    downloads_cache: Path  # where the downloads' pieces are recorded between builds
 
 
 _job: RenderJob | None = None
@@ -255,12 +256,14 @@ def _render_papers(task: tuple[PageTask, dict[str, tuple[str, ...]]]) -> Staged:
     return staged, time.process_time() - started
 
 
-def _make_download(name: str) -> Staged:
-    """One of the downloads (papers.json, ...), made in a worker as pages are."""
+def _make_downloads(_: None) -> Staged:
+    """The downloads (papers.json, ...), made in a worker as pages are."""
     assert _job is not None
     started = time.process_time()
-    entry = _job.writer.put(name, DOWNLOADS[name](_job.views.site))
-    return [(name, entry, False)], time.process_time() - started
+    writer = _job.writer
+    files = make_downloads(_job.views.site, writer.current_file, _job.downloads_cache, _job.salt)
+    staged = [(name, writer.put(name, data), False) for name, data in files]
+    return staged, time.process_time() - started
 
 
 def runs(count: int) -> list[tuple[int, int]]:
@@ -300,6 +303,7 @@ def render_site(
     writer: StagingWriter,
     salt: bytes,
     corpus: CorpusJob,
+    downloads_cache: Path,
     progress: Progress = SILENT,
     jobs: int = 1,
 ) -> RenderResult:
@@ -313,14 +317,15 @@ def render_site(
     theme_dir = theme_folder(site.config)
     views = Views(site)
     makers, papers = views.page_makers(), views.papers_in_order()
-    _job = RenderJob(make_environment(theme_dir), views, makers, papers, writer, salt)
+    environment = make_environment(theme_dir)
+    _job = RenderJob(environment, views, makers, papers, writer, salt, downloads_cache)
     result = RenderResult(pages=len(makers) + len(papers))
     progress.start("render", result.pages)
     stage = _stage_changed if writer.previous.files else _stage_all
     try:
         with _worker_pool(jobs) as pool:
             result.workers = 1 if isinstance(pool, _InProcessPool) else jobs
-            downloads = pool.imap_unordered(_make_download, list(DOWNLOADS))
+            downloads = pool.imap_unordered(_make_downloads, [None])
             pages = stage(pool, corpus, result, progress)
             search, cpu_seconds = corpus.search_files()  # while the workers render
             result.cpu_seconds.update(cpu_seconds)

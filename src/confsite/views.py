@@ -7,7 +7,6 @@ presentation code.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import pickle
 from collections import OrderedDict
@@ -21,6 +20,7 @@ from markupsafe import Markup
 from .authors import Author, index_letter
 from .citation import bibtex_entry
 from .content import ContentPage
+from .picklecache import canonical_bytes
 from .records import Paper, Session
 from .richtext import render_abstract, render_rich_line
 from .site import Collection, SessionGroup, Site, author_url, collection_label, paper_url
@@ -105,9 +105,8 @@ class _KeyPickler(pickle.Pickler):
 
 
 def _digest(data: Any, salt: bytes = b"") -> bytes:
-    buffer = io.BytesIO()
-    _KeyPickler(buffer, protocol=5).dump(data)
-    return hashlib.blake2b(buffer.getbuffer(), key=salt[:64], digest_size=16).digest()
+    data = canonical_bytes(data, _KeyPickler)
+    return hashlib.blake2b(data, key=salt[:64], digest_size=16).digest()
 
 
 def page_key(salt: bytes, page: Page) -> str:

@@ -28,7 +28,7 @@ from jinja2.runtime import Context, Macro
 from markupsafe import Markup
 
 from .config import SiteConfig
-from .corpus import CorpusJob
+from .corpus import CorpusJob, Related
 from .diagnostics import ConfsiteError
 from .downloads import make_downloads
 from .manifest import FileEntry
@@ -246,7 +246,7 @@ def _render_pages(task: PageTask) -> Staged:
     return staged, time.process_time() - started
 
 
-def _render_papers(task: tuple[PageTask, dict[str, tuple[str, ...]]]) -> Staged:
+def _render_papers(task: tuple[PageTask, Related]) -> Staged:
     """Paper pages, by number in `papers`, with those papers' related papers."""
     assert _job is not None
     started = time.process_time()
@@ -311,8 +311,8 @@ def render_site(
     workers render the pages without related papers while the corpus worker computes those,
     then the paper pages. With one, this process first compares each page's key with the one
     its file was made from, keeps the unchanged files and sends only the other pages to be
-    rendered: made in the workers, the keys made every worker build the cards of most papers
-    again, for pages it then did not render."""
+    rendered. (Keys made in the workers had each worker build most papers' cards, for pages
+    it then did not render.)"""
     global _job
     theme_dir = theme_folder(site.config)
     views = Views(site)
@@ -340,13 +340,13 @@ def render_site(
     return result
 
 
-def _related(corpus: CorpusJob, result: RenderResult) -> dict[str, tuple[str, ...]]:
+def _related(corpus: CorpusJob, result: RenderResult) -> Related:
     related, cpu_seconds = corpus.related()
     result.cpu_seconds.update(cpu_seconds)
     return related
 
 
-def _paper_task(pages: PageTask, related: dict[str, tuple[str, ...]]) -> tuple[PageTask, dict]:
+def _paper_task(pages: PageTask, related: Related) -> tuple[PageTask, Related]:
     """Paper pages to render, with their papers' related papers (the workers forked before
     those were known)."""
     assert _job is not None

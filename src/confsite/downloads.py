@@ -14,20 +14,22 @@ from __future__ import annotations
 
 import hashlib
 import mmap
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .export import DOWNLOADS, Download
 from .picklecache import canonical_bytes, load_pickle, save_pickle
 from .records import Paper
 from .site import Site
 
+if TYPE_CHECKING:
+    from .manifest import FileEntry
+    from .output import StagingWriter
+
 Spans = dict[bytes, tuple[int, int]]  # paper digest: (offset, length) of its piece, in bytes
-# A download's current file by site path, with the digest of its bytes; None when there is
-# none or it is not as the last build left it.
-CurrentFile = Callable[[str], tuple[Path, str] | None]
 
 
 @dataclass(frozen=True)
@@ -44,39 +46,40 @@ def paper_digest(paper: Paper) -> bytes:
     return hashlib.blake2b(canonical_bytes(paper), digest_size=16).digest()
 
 
-def make_downloads(
-    site: Site, current: CurrentFile, cache: Path, fingerprint: bytes
-) -> Iterator[tuple[str, bytes]]:
-    """Each download's site path and bytes, one at a time (at 100,000 papers each is 150 MB
-    or more); where their pieces lie is recorded in `cache` (one per output folder, beside
-    its manifest) for the next build once all are made."""
+def stage_downloads(
+    site: Site, writer: StagingWriter, cache: Path, fingerprint: bytes
+) -> dict[str, FileEntry]:
+    """Stage every download, one at a time (at 100,000 papers each is 150 MB or more), and
+    record in `cache` (one per output folder, beside its manifest) where their pieces lie,
+    for the next build."""
     previous = load_pickle(cache, fingerprint, DownloadPieces)
     if previous is not None and previous.base_url != site.base_url:
         previous = None
     digests = [paper_digest(paper) for paper in site.papers]
+    staged: dict[str, FileEntry] = {}
     recorded: dict[str, tuple[str, Spans]] = {}
     for name, download in DOWNLOADS.items():
-        with _old_file(name, previous, current) as (old, old_spans):
+        was = previous.files.get(name) if previous is not None else None
+        with _old_pieces(writer.current_file(name), was) as (old, old_spans):
             data, spans = _spliced(download, site, digests, old, old_spans)
-        recorded[name] = (hashlib.blake2b(data, digest_size=16).hexdigest(), spans)
-        yield name, data
-        del data
+        staged[name] = writer.put(name, data)
+        recorded[name] = (staged[name].digest, spans)
+        del data  # before the next file is made
     save_pickle(cache, fingerprint, DownloadPieces(site.base_url, recorded))
+    return staged
 
 
 @contextmanager
-def _old_file(
-    name: str, previous: DownloadPieces | None, current: CurrentFile
+def _old_pieces(
+    current: tuple[Path, str] | None, recorded: tuple[str, Spans] | None
 ) -> Iterator[tuple[mmap.mmap | bytes, Spans]]:
     """The current file's bytes (mapped, not read: at 100,000 papers a download is 170 MB)
-    and the spans recorded for them; nothing when they cannot be trusted."""
-    found = current(name)
-    recorded = previous.files.get(name) if previous is not None else None
-    if found is None or recorded is None or recorded[0] != found[1]:
+    and the spans recorded for them; nothing when the spans were recorded for other bytes."""
+    if current is None or recorded is None or recorded[0] != current[1]:
         yield b"", {}
         return
     try:
-        with open(found[0], "rb") as stream:
+        with open(current[0], "rb") as stream:
             mapped = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError):  # gone since, or empty (which mmap refuses)
         yield b"", {}

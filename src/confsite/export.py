@@ -47,10 +47,6 @@ class Download:
     tail: str
     piece: Callable[[Site, Paper], str]
 
-    def make(self, site: Site) -> bytes:
-        pieces = self.separator.join(self.piece(site, paper) for paper in site.papers)
-        return (self.head + pieces + self.tail).encode()
-
 
 def json_line(site: Site, paper: Paper) -> str:
     """One paper a line: diffs between builds stay readable, and each line is encoded by

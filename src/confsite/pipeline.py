@@ -177,8 +177,9 @@ class CachedReading:
                 self.fresh.add(index)
                 reads.append(read_source(self.config, source))
             else:
+                reader = reader_by_name(hit.reader)
                 reads.append(
-                    SourceRead(source, reader_by_name(hit.reader), hit.detected, hit.records)
+                    SourceRead(source, reader, hit.detected, hit.records, len(hit.records))
                 )
         return reads
 

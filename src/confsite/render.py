@@ -30,7 +30,7 @@ from markupsafe import Markup
 from .config import SiteConfig
 from .corpus import CorpusJob, Related
 from .diagnostics import ConfsiteError
-from .downloads import make_downloads
+from .downloads import stage_downloads
 from .manifest import FileEntry
 from .output import StagingWriter, fork_is_safe
 from .progress import SILENT, Progress
@@ -260,10 +260,8 @@ def _make_downloads(_: None) -> Staged:
     """The downloads (papers.json, ...), made in a worker as pages are."""
     assert _job is not None
     started = time.process_time()
-    writer = _job.writer
-    files = make_downloads(_job.views.site, writer.current_file, _job.downloads_cache, _job.salt)
-    staged = [(name, writer.put(name, data), False) for name, data in files]
-    return staged, time.process_time() - started
+    files = stage_downloads(_job.views.site, _job.writer, _job.downloads_cache, _job.salt)
+    return [(name, entry, False) for name, entry in files.items()], time.process_time() - started
 
 
 def runs(count: int) -> list[tuple[int, int]]:

@@ -21,11 +21,7 @@ class SourceRead:
     reader: Reader
     detected: bool  # False when the format was set in the config
     records: tuple[RawRecord, ...]  # none once merged (see `merged`)
-    record_count: int = -1  # how many it read; -1: len(records)
-
-    def __post_init__(self) -> None:
-        if self.record_count < 0:
-            object.__setattr__(self, "record_count", len(self.records))
+    record_count: int  # how many it read, kept when the records are dropped
 
     def merged(self) -> SourceRead:
         """The same read without its records, once they are merged into papers: nothing
@@ -67,4 +63,4 @@ def read_source(config: SiteConfig, source: SourceConfig) -> SourceRead:
     records = tuple(reader.read(text))
     if not records:
         raise ConfsiteError(text.loc(1), f"no records found by the {reader.name} reader")
-    return SourceRead(source, reader, detected, records)
+    return SourceRead(source, reader, detected, records, len(records))

@@ -14,8 +14,8 @@ import pytest
 from conftest import REPO, copy_seeds_project
 
 PAPER_KEYS = {
-    "id", "title", "authors", "abstract", "sessions", "presentation", "decision", "awards",
-    "attendance", "room", "conference", "year", "url", "sources",
+    "id", "title", "authors", "affiliations", "abstract", "links", "keywords", "sessions",
+    "presentation", "decision", "awards", "attendance", "room", "conference", "year", "url", "sources",
 }
 
 

@@ -19,7 +19,8 @@ from confsite.terms import CorpusTerms, paper_terms, snippet
 
 def paper(paper_id: str, title: str, abstract: str) -> Paper:
     return Paper(
-        id=paper_id, title=title, authors=(), abstract=abstract, presentation=None,
+        id=paper_id, title=title, authors=(), affiliations=(), abstract=abstract, links=(),
+        keywords=(), presentation=None,
         decision=None, attendance=None, awards=(), sessions=(), session_order=(), room=None,
         conference=None, year=None, sources=(SourceLoc("dump.txt", 1),),
     )

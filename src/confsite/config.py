@@ -9,6 +9,7 @@ from typing import Any
 
 from .diagnostics import Diagnostics
 from .readers import reader_names
+from .readers.base import MAPPABLE_FIELDS, ReadOptions
 from .yamlfile import KeyPath, YamlDocument, format_key_path, load_yaml
 
 ATTENDANCE_VALUES = ("in person", "virtual")
@@ -32,6 +33,12 @@ class SourceConfig:
     session: str | None = None
     room: str | None = None
     defaults: SourceDefaults = SourceDefaults()
+    # record field -> the export's own column or key name, for names that cannot be guessed
+    fields: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def read_options(self) -> ReadOptions:
+        return ReadOptions(fields=self.fields)
 
 
 @dataclass(frozen=True)
@@ -91,6 +98,19 @@ def parse_base_url(value: Any) -> str:
     return text if text.endswith("/") else text + "/"
 
 
+def _field_names(value: Any) -> tuple[tuple[str, str], ...]:
+    if not isinstance(value, dict) or not value:
+        raise ValueError(
+            "expected a mapping of record fields to column or key names, e.g. {title: Paper}"
+        )
+    for field_name in value:
+        if field_name not in MAPPABLE_FIELDS:
+            raise ValueError(
+                f"{field_name!r} is not a record field (one of {', '.join(MAPPABLE_FIELDS)})"
+            )
+    return tuple(sorted((str(k), _text(v)) for k, v in value.items()))
+
+
 def _relative_path(value: Any) -> str:
     text = _text(value)
     if "\0" in text:
@@ -113,6 +133,7 @@ SOURCE_FIELDS: dict[str, Callable[[Any], Any]] = {
     "year": _optional(_year),
     "session": _optional(_text),
     "room": _optional(_text),
+    "fields": _optional(_field_names),
 }
 DEFAULT_FIELDS: dict[str, Callable[[Any], Any]] = {
     "presentation": _optional(_text),
@@ -167,7 +188,7 @@ def _source(doc: YamlDocument, value: Any, index: int, diagnostics: Diagnostics)
         defaults = SourceDefaults(
             **_fields(doc, raw_defaults, defaults_path, DEFAULT_FIELDS, diagnostics)
         )
-    return SourceConfig(defaults=defaults, **clean)
+    return SourceConfig(defaults=defaults, **{k: v for k, v in clean.items() if v is not None})
 
 
 def parse_config(doc: YamlDocument, root: Path, diagnostics: Diagnostics) -> SiteConfig:

@@ -155,6 +155,17 @@ def _union(values: Iterable) -> tuple:
     return tuple(dict.fromkeys(v for v in values if v is not None))
 
 
+def _affiliations_of(authors: tuple[str, ...], entries: list[Entry]) -> tuple[str, ...]:
+    """The affiliations of the first entry that states them for the chosen author list."""
+    if len(entries) == 1:
+        return entries[0].affiliations
+    wanted = authors_key(authors)
+    for entry in entries:
+        if entry.affiliations and authors_key(entry.authors) == wanted:
+            return entry.affiliations
+    return ()
+
+
 def merge_group(paper_id: str, entries: list[Entry], diagnostics: Diagnostics) -> Paper:
     """One paper from all its entries; exact repeats count once but keep their location."""
     distinct = collapse_repeats(entries, diagnostics)
@@ -174,13 +185,17 @@ def merge_group(paper_id: str, entries: list[Entry], diagnostics: Diagnostics) -
     for e in distinct:
         if e.session is not None:
             placed.setdefault(e.session, (e.source_index, e.loc.line or 0))
+    authors = picked.pop("authors") or ()
     return Paper(
         id=paper_id,
+        authors=authors,
+        affiliations=_affiliations_of(authors, distinct),
+        links=_union(link for e in distinct for link in e.links),
+        keywords=_union(keyword for e in distinct for keyword in e.keywords),
         awards=_union(award for e in distinct for award in e.awards),
         sessions=tuple(placed),
         session_order=tuple(placed.values()),
         sources=tuple(e.loc for e in entries),
-        authors=picked.pop("authors") or (),
         **picked,
     )
 

@@ -30,7 +30,7 @@ class Inspection:
 
 def sniff_scores(source: SourceText) -> tuple[tuple[str, float], ...]:
     """Every reader's score, best first; ties keep the registry order, as the build's sniffer."""
-    scored = [(reader.name, round(reader.sniff(source.text), 3)) for reader in READERS]
+    scored = [(reader.name, round(reader.sniff(source), 3)) for reader in READERS]
     return tuple(sorted(scored, key=lambda pair: -pair[1]))
 
 
@@ -72,7 +72,10 @@ def record_json(record: RawRecord, reader: Reader) -> dict[str, Any]:
         "last_line": record.loc.end_line,
         "title": record.title,
         "authors": list(record.authors),
+        "affiliations": list(record.affiliations),
         "abstract": list(record.abstract),
+        "links": list(record.links),
+        "keywords": list(record.keywords),
         "presentation": record.presentation,
         "decision": record.decision,
         "attendance": record.attendance,

@@ -7,7 +7,7 @@ import unicodedata
 
 from .config import SourceConfig
 from .readers.base import RawRecord
-from .records import Entry, Session
+from .records import Entry, Link, Session
 from .slugs import title_slug
 
 # Invisible characters that carry no meaning in a title or abstract and can spoof text:
@@ -49,6 +49,46 @@ def clean_label(text: str | None) -> str | None:
     return text[0].upper() + text[1:] if text else None
 
 
+# What a link leads to, judged by its address; the first match names it. Only http(s) links are
+# kept: a scraped `javascript:` or `data:` address is never shown.
+LINK_KINDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), kind)
+    for pattern, kind in (
+        (r"^https?://(?:www\.)?openreview\.net/pdf", "PDF"),
+        (r"^https?://(?:www\.)?openreview\.net/", "OpenReview"),
+        (r"^https?://(?:www\.)?arxiv\.org/", "arXiv"),
+        (r"\.pdf(?:[?#].*)?$", "PDF"),
+        (r"^https?://(?:dx\.)?doi\.org/", "DOI"),
+        (r"^https?://(?:www\.)?aclanthology\.org/", "ACL Anthology"),
+        (r"^https?://proceedings\.mlr\.press/", "PMLR"),
+        (r"^https?://(?:www\.)?(?:github|gitlab)\.com/", "Code"),
+        (r"^https?://(?:www\.)?(?:youtube\.com|youtu\.be|vimeo\.com)/", "Video"),
+        (r"^https?://", "Paper page"),
+    )
+)
+
+
+def classify_link(url: str) -> Link | None:
+    url = url.strip()
+    for pattern, kind in LINK_KINDS:
+        if pattern.search(url):
+            return Link(kind, url)
+    return None
+
+
+def clean_links(urls: tuple[str, ...]) -> tuple[Link, ...]:
+    links = (classify_link(url) for url in dict.fromkeys(urls))
+    return tuple(link for link in links if link is not None)
+
+
+def clean_affiliations(record: RawRecord, authors: tuple[str, ...]) -> tuple[str, ...]:
+    """One affiliation per kept author, or none: a list that no longer lines up is dropped."""
+    if len(record.affiliations) != len(record.authors) or len(authors) != len(record.authors):
+        return ()
+    cleaned = tuple(clean_text(text) or "" for text in record.affiliations)
+    return cleaned if any(cleaned) else ()
+
+
 def make_entry(record: RawRecord, source: SourceConfig, source_index: int) -> Entry:
     defaults = source.defaults
     session_name = source.session or clean_text(record.session)
@@ -59,7 +99,10 @@ def make_entry(record: RawRecord, source: SourceConfig, source_index: int) -> En
         source_index=source_index,
         title=title,
         authors=authors,
+        affiliations=clean_affiliations(record, authors),
         abstract=join_paragraphs(record.abstract),
+        links=clean_links(record.links),
+        keywords=tuple(dict.fromkeys(k for k in map(clean_text, record.keywords) if k)),
         presentation=clean_label(record.presentation) or defaults.presentation,
         decision=clean_label(record.decision) or defaults.decision,
         attendance=record.attendance or defaults.attendance,

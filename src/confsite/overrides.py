@@ -87,6 +87,8 @@ def apply_overrides(doc: YamlDocument, papers: list[Paper]) -> list[Paper]:
             updates[name] = _field_value(doc, (paper_id, name), name, value)
         if "sessions" in updates:
             updates.update(_placed_sessions(by_id[paper_id], updates.pop("sessions"), updates))
+        if "authors" in updates:  # the dumps' affiliations no longer line up with the names
+            updates["affiliations"] = ()
         override_loc = doc.loc((paper_id,))
         by_id[paper_id] = replace(
             by_id[paper_id], sources=(*by_id[paper_id].sources, override_loc), **updates

@@ -14,6 +14,14 @@ class Session:
     name: str
 
 
+@dataclass(frozen=True, order=True)
+class Link:
+    """A place to reach the paper itself: `kind` names it for a reader ("PDF", "OpenReview")."""
+
+    kind: str
+    url: str
+
+
 @dataclass(frozen=True)
 class Entry:
     """One source's account of a paper, cleaned up and completed with the config's facts."""
@@ -22,7 +30,10 @@ class Entry:
     source_index: int
     title: str | None
     authors: tuple[str, ...]
+    affiliations: tuple[str, ...]  # parallel to authors, or empty when none are known
     abstract: str | None
+    links: tuple[Link, ...]
+    keywords: tuple[str, ...]
     presentation: str | None
     decision: str | None
     attendance: str | None
@@ -43,7 +54,10 @@ class Paper:
     id: str
     title: str | None
     authors: tuple[str, ...]
+    affiliations: tuple[str, ...]  # parallel to authors, or empty when none are known
     abstract: str | None
+    links: tuple[Link, ...]
+    keywords: tuple[str, ...]
     presentation: str | None
     decision: str | None
     attendance: str | None

@@ -60,7 +60,7 @@ def read_source(config: SiteConfig, source: SourceConfig) -> SourceRead:
         reader, detected = reader_by_name(source.format), False
     else:
         reader, detected = sniff(text).reader, True
-    records = tuple(reader.read(text))
+    records = tuple(reader.read(text, source.read_options))
     if not records:
         raise ConfsiteError(text.loc(1), f"no records found by the {reader.name} reader")
     return SourceRead(source, reader, detected, records, len(records))

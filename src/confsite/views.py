@@ -410,6 +410,13 @@ def paper_details(paper: Paper, site_title: str, absolute_url: str) -> dict[str,
             str(loc) + (f"–{loc.end_line}" if loc.end_line and loc.end_line != loc.line else "")
             for loc in paper.sources
         ],
+        "affiliations": [
+            {"name": name, "affiliation": affiliation}
+            for name, affiliation in zip(paper.authors, paper.affiliations, strict=False)
+            if affiliation
+        ],
+        "links": [{"kind": link.kind, "url": link.url} for link in paper.links],
+        "keywords": list(paper.keywords),
         "bibtex": bibtex_entry(paper, absolute_url, with_abstract=False),
         "meta": paper_meta(paper, site_title, absolute_url, description),
         "json_ld": json_for_script(json_ld(paper, absolute_url, description)),

@@ -31,7 +31,7 @@ class SniffResult:
 
 def sniff(source: SourceText) -> SniffResult:
     """Pick the reader whose sniffer scores highest; ties go to the earlier registered reader."""
-    scored = [(reader, round(reader.sniff(source.text), 3)) for reader in READERS]
+    scored = [(reader, round(reader.sniff(source), 3)) for reader in READERS]
     ranked = sorted(scored, key=lambda pair: -pair[1])
     scores = tuple((reader.name, score) for reader, score in ranked)
     best, best_score = ranked[0]

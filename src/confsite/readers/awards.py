@@ -8,7 +8,7 @@ Abstract ...
 
 from __future__ import annotations
 
-from .base import RawRecord, SourceText, content_lines
+from .base import NO_OPTIONS, RawRecord, ReadOptions, SourceText, content_lines
 from .program import (
     AWARD_LINE,
     Marker,
@@ -28,11 +28,11 @@ def marker(text: str) -> Marker | None:
     return award_marker(text, starts_record=True) or attendance_marker(text)
 
 
-def sniff(text: str) -> float:
-    return header_line_ratio(text, AWARD_LINE)
+def sniff(source: SourceText) -> float:
+    return header_line_ratio(source.text, AWARD_LINE)
 
 
-def read(source: SourceText) -> list[RawRecord]:
+def read(source: SourceText, options: ReadOptions = NO_OPTIONS) -> list[RawRecord]:
     page_facts, lines = split_page_header(
         content_lines(source), lambda text: marker(text) is not None
     )

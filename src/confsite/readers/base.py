@@ -41,7 +41,11 @@ class RawRecord:
     loc: SourceLoc
     title: str | None = None
     authors: tuple[str, ...] = ()
+    # Parallel to `authors` ("" where a name has none); empty when the dump states none.
+    affiliations: tuple[str, ...] = ()
     abstract: tuple[str, ...] = ()  # paragraphs
+    links: tuple[str, ...] = ()  # URLs the dump gives for the paper (page, forum, PDF, code)
+    keywords: tuple[str, ...] = ()
     presentation: str | None = None
     decision: str | None = None
     attendance: str | None = None
@@ -72,16 +76,47 @@ def content_lines(source: SourceText) -> list[Line]:
     return result
 
 
+# The record fields a source's `fields` setting can map to an export's own column names.
+MAPPABLE_FIELDS = (
+    "title",
+    "authors",
+    "affiliations",
+    "abstract",
+    "links",
+    "keywords",
+    "session",
+    "presentation",
+    "decision",
+    "attendance",
+    "awards",
+    "room",
+)
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """What a source's settings tell its reader: `fields` maps a record field to the column or
+    key that holds it, for the rare export whose names cannot be guessed."""
+
+    fields: tuple[tuple[str, str], ...] = ()
+
+    def field_name(self, record_field: str) -> str | None:
+        return dict(self.fields).get(record_field)
+
+
+NO_OPTIONS = ReadOptions()
+
+
 class Reader(Protocol):
-    """A dump format: `sniff` rates how much a text looks like it (0..1), `read` parses it."""
+    """A dump format: `sniff` rates how much a source looks like it (0..1), `read` parses it."""
 
     name: str
     description: str
     carries: tuple[str, ...]  # which of title/authors/abstract the format can state
 
-    def sniff(self, text: str) -> float: ...
+    def sniff(self, source: SourceText) -> float: ...
 
-    def read(self, source: SourceText) -> list[RawRecord]: ...
+    def read(self, source: SourceText, options: ReadOptions = NO_OPTIONS) -> list[RawRecord]: ...
 
 
 @dataclass
@@ -92,7 +127,9 @@ class RecordDraft:
     last_line: int | None = None
     title: str | None = None
     authors: list[str] = field(default_factory=list)
+    affiliations: list[str] = field(default_factory=list)
     abstract: list[str] = field(default_factory=list)
+    links: list[str] = field(default_factory=list)
     facts: dict[str, str] = field(default_factory=dict)
     awards: list[str] = field(default_factory=list)
 
@@ -116,7 +153,9 @@ class RecordDraft:
             loc=source.loc(self.first_line, self.last_line),
             title=self.title,
             authors=tuple(self.authors),
+            affiliations=tuple(self.affiliations) if any(self.affiliations) else (),
             abstract=tuple(self.abstract),
+            links=tuple(dict.fromkeys(self.links)),
             awards=tuple(self.awards),
             presentation=facts.get("presentation"),
             decision=facts.get("decision"),

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ..diagnostics import ConfsiteError
-from .base import Line, RawRecord, RecordDraft, SourceText, content_lines
+from .base import NO_OPTIONS, Line, RawRecord, ReadOptions, RecordDraft, SourceText, content_lines
 
 name = "markdown-list"
 description = "Markdown list: '## title', '- authors', '- abstract@[open-review(TYPE)]: ...'"
@@ -41,8 +41,8 @@ def unescape_markdown(text: str) -> str:
     return text
 
 
-def sniff(text: str) -> float:
-    lines = [line.strip() for line in text.split("\n") if line.strip()]
+def sniff(source: SourceText) -> float:
+    lines = [line.strip() for line in source.text.split("\n") if line.strip()]
     if not lines:
         return 0.0
     headings = sum(1 for line in lines if HEADING.match(line))
@@ -102,7 +102,7 @@ class _Assembler:
             self.draft.abstract.append(text)
 
 
-def read(source: SourceText) -> list[RawRecord]:
+def read(source: SourceText, options: ReadOptions = NO_OPTIONS) -> list[RawRecord]:
     assembler = _Assembler(source)
     for line in content_lines(source):
         assembler.feed(line)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .base import RawRecord, RecordDraft, SourceText, content_lines
+from .base import NO_OPTIONS, RawRecord, ReadOptions, RecordDraft, SourceText, content_lines
 from .program import is_author_list, is_prose
 
 name = "paper-listing"
@@ -21,8 +21,8 @@ PAGE_CHROME = re.compile(r"^Get trending papers in your email inbox.*$|^Subscrib
 GLUED_BUTTON = re.compile(r"^Subscribe(?=[A-Z0-9])")
 
 
-def sniff(text: str) -> float:
-    lines = [line.strip() for line in text.split("\n") if line.strip()]
+def sniff(source: SourceText) -> float:
+    lines = [line.strip() for line in source.text.split("\n") if line.strip()]
     if len(lines) < 2 or any(is_author_list(line) or line.startswith("## ") for line in lines):
         return 0.0
     pairs = sum(
@@ -33,7 +33,7 @@ def sniff(text: str) -> float:
     return min(1.0, 2 * pairs / len(lines))
 
 
-def read(source: SourceText) -> list[RawRecord]:
+def read(source: SourceText, options: ReadOptions = NO_OPTIONS) -> list[RawRecord]:
     records: list[RawRecord] = []
     draft = RecordDraft()
     for line in content_lines(source):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .base import RawRecord, SourceText, content_lines
+from .base import NO_OPTIONS, RawRecord, ReadOptions, SourceText, content_lines
 from .program import Marker, ProgramAssembler, award_marker, header_line_ratio, split_page_header
 
 name = "session-2023"
@@ -42,11 +42,11 @@ def marker(text: str) -> Marker | None:
     return header_marker(text) or award_marker(text, starts_record=False)
 
 
-def sniff(text: str) -> float:
-    return header_line_ratio(text, PRESENTATION_HEADER)
+def sniff(source: SourceText) -> float:
+    return header_line_ratio(source.text, PRESENTATION_HEADER)
 
 
-def read(source: SourceText) -> list[RawRecord]:
+def read(source: SourceText, options: ReadOptions = NO_OPTIONS) -> list[RawRecord]:
     page_facts, lines = split_page_header(
         content_lines(source), lambda text: header_marker(text) is not None
     )

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from .base import RawRecord, SourceText, content_lines
+from .base import NO_OPTIONS, RawRecord, ReadOptions, SourceText, content_lines
 from .program import (
     ATTENDANCE_MARKER,
     SITE_CHROME,
@@ -47,9 +47,9 @@ def marker(text: str) -> Marker | None:
     return badge_marker(text) or award_marker(text, starts_record=True)
 
 
-def sniff(text: str) -> float:
+def sniff(source: SourceText) -> float:
     """Author lines that follow a title line, on a page without 2023-style headers."""
-    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    lines = [line.strip() for line in source.text.split("\n") if line.strip()]
     authors = [i for i, line in enumerate(lines) if is_author_list(line)]
     if not authors:
         return 0.0
@@ -68,7 +68,7 @@ def _could_be_title(line: str) -> bool:
     )
 
 
-def read(source: SourceText) -> list[RawRecord]:
+def read(source: SourceText, options: ReadOptions = NO_OPTIONS) -> list[RawRecord]:
     page_facts, lines = split_page_header(
         content_lines(source), lambda text: marker(text) is not None
     )

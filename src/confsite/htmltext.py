@@ -94,4 +94,4 @@ def html_to_source_text(path: str, html: str) -> SourceText:
         if text:
             lines.append(text)
             line_map.append(file_line)
-    return SourceText(path, "\n".join(lines), tuple(line_map))
+    return SourceText(path, "\n".join(lines), tuple(line_map), html)

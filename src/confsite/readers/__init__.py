@@ -5,10 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..diagnostics import ConfsiteError
-from . import awards, markdown_list, paper_listing, session_2023, session_2024
+from . import awards, general, markdown_list, paper_listing, session_2023, session_2024
 from .base import RawRecord, Reader, SourceText
 
-READERS: tuple[Reader, ...] = (session_2023, session_2024, markdown_list, awards, paper_listing)
+READERS: tuple[Reader, ...] = (
+    session_2023,
+    session_2024,
+    markdown_list,
+    awards,
+    paper_listing,
+    general,
+)
 MIN_SNIFF_SCORE = 0.5
 
 

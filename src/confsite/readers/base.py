@@ -18,6 +18,7 @@ class SourceText:
     path: str
     text: str
     line_map: tuple[int, ...] | None = None
+    html: str | None = None  # the page itself, when the source was HTML
 
     @property
     def lines(self) -> list[str]:

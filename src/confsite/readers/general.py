@@ -1,0 +1,331 @@
+"""The general program reader: any list of papers in plain text, Markdown or HTML.
+
+Structure is found, not assumed. The pre-pass (`pieces`) gives logical lines with their markup
+as features; each is classified (`line_kinds`); the file's own habits are then measured (do
+badges lead a paper or trail it, do authors come before the title, which heading level holds
+titles and which names sections) and the records are cut where the repeating pattern starts.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .base import NO_OPTIONS, RawRecord, ReadOptions, SourceText
+from .line_kinds import (
+    AWARD,
+    LABEL,
+    SESSION_LINE,
+    Person,
+    author_list,
+    fact_of,
+    is_chrome,
+    is_prose,
+)
+from .pieces import Piece, pieces_from_html, pieces_from_markdown, pieces_from_text
+
+name = "general"
+description = (
+    "any paper list or program page in plain text, Markdown or HTML (found by its pattern)"
+)
+carries = ("title", "authors", "abstract")
+
+MARKDOWN_SIGNS = re.compile(
+    r"^\s{0,3}#{1,6}\s|\*\*[^*\n]+\*\*|<br\s*/?>|^\s*[-*+]\s+\S|\]\([^)\s]*\)|<(?:b|li|p|a)\b"
+    r"|^\s*\|.*\|\s*$",
+    re.MULTILINE,
+)
+
+
+def sniff(source: SourceText) -> float:
+    """Below the readers of one exact layout, which the registry prefers when they fit: 0.5 when
+    the file reads as a list of papers (most records have two fields, or a list of at least
+    five linked or listed titles), less otherwise."""
+    records = records_of(source)
+    if not records:
+        return 0.0
+    full = sum(1 for r in records if sum(map(bool, (r.title, r.authors, r.abstract))) >= 2)
+    if full >= 2 and full >= 0.5 * len(records):
+        return 0.5
+    return 0.5 if len(records) >= 5 and _listed_titles(source) >= len(records) else 0.2
+
+
+def _listed_titles(source: SourceText) -> int:
+    return sum(1 for p in pieces_of(source) if p.tag == "li" or p.linked)
+
+
+def pieces_of(source: SourceText) -> list[Piece]:
+    if source.html is not None:
+        return pieces_from_html(source.html)
+    if len(MARKDOWN_SIGNS.findall(source.text)) >= 3:
+        return pieces_from_markdown(source.text)
+    return pieces_from_text(source)
+
+
+# --- classification ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Classified:
+    piece: Piece
+    kind: str  # chrome fact label title name authors prose heading keywords
+    people: tuple[Person, ...] = ()
+    facts: dict[str, str] = field(default_factory=dict)
+    awards: tuple[str, ...] = ()
+    text: str = ""  # the text the kind applies to (a label's rest)
+
+
+def classify(piece: Piece) -> Classified:
+    text = piece.text
+    if is_chrome(text) and not piece.heading:
+        return Classified(piece, "chrome")
+    if label := LABEL.match(text):
+        return _labelled(piece, label["label"].casefold(), label["rest"].strip())
+    if piece.heading:
+        return Classified(piece, "heading", text=text)
+    fact = fact_of(text)
+    if fact is not None and not (piece.linked or piece.strong and len(text) > 40):
+        return Classified(piece, "fact", facts=fact.facts, awards=fact.awards)
+    if not piece.strong and not piece.linked and (people := author_list(text)):
+        kind = "authors" if len(people) > 1 or piece.emphasis or text[:3] == "by " else "name"
+        return Classified(piece, kind, tuple(people))
+    if is_prose(text) and not piece.heading:
+        return Classified(piece, "prose", text=text)
+    return Classified(piece, "title", text=text)
+
+
+def _labelled(piece: Piece, label: str, rest: str) -> Classified:
+    if label in ("abstract", "summary", "tl;dr", "tldr"):
+        return Classified(piece, "prose" if rest else "label", text=rest)
+    if label.startswith("keyword"):
+        return Classified(piece, "keywords", text=rest)
+    if label.startswith("author") and (people := author_list(rest)):
+        return Classified(piece, "authors", tuple(people))
+    if label == "title" and rest:
+        return Classified(piece, "title", text=rest)
+    if label == "award" and rest:
+        return Classified(piece, "fact", awards=(rest,))
+    if label == "room" and rest:
+        return Classified(piece, "fact", facts={"room": rest})
+    return Classified(piece, "heading", text=rest or piece.text)
+
+
+# --- the file's habits --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Habits:
+    title_headings: frozenset[int]  # heading levels that hold paper titles
+    authors_first: bool
+    facts_lead: bool
+
+
+def habits_of(items: list[Classified]) -> Habits:
+    content = [c for c in items if c.kind != "chrome"]
+    followed: dict[int, Counter[bool]] = {}
+    author_then_title = title_then_author = 0
+    leading = trailing = 0
+    for index, item in enumerate(content):
+        following = content[index + 1] if index + 1 < len(content) else None
+        if item.kind == "heading" and item.piece.heading:
+            paper_like = following is not None and following.kind in ("authors", "name", "prose")
+            followed.setdefault(item.piece.heading, Counter())[paper_like] += 1
+        if following is None:
+            continue
+        if item.kind in ("authors",) and following.kind == "title":
+            author_then_title += following.piece.block == item.piece.block
+        if item.kind in ("title", "heading") and following.kind in ("authors", "name"):
+            title_then_author += 1
+        if item.kind == "fact" and not item.awards:
+            if following.kind in ("title", "fact"):
+                leading += 1
+            else:
+                trailing += 1
+    title_levels = frozenset(
+        level for level, votes in followed.items() if votes[True] > votes[False]
+    )
+    return Habits(title_levels, author_then_title > title_then_author, leading >= trailing)
+
+
+# --- assembly -----------------------------------------------------------------------------
+
+
+@dataclass
+class Draft:
+    first: int = 0
+    last: int = 0
+    title: str | None = None
+    people: list[Person] = field(default_factory=list)
+    abstract: list[str] = field(default_factory=list)
+    links: list[str] = field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)
+    facts: dict[str, str] = field(default_factory=dict)
+    awards: list[str] = field(default_factory=list)
+
+    @property
+    def has_content(self) -> bool:
+        return self.title is not None or bool(self.people) or bool(self.abstract)
+
+    def touch(self, piece: Piece) -> None:
+        self.first = self.first or piece.line
+        self.last = max(self.last, piece.line)
+
+
+@dataclass
+class Assembler:
+    source: SourceText
+    habits: Habits
+    records: list[RawRecord] = field(default_factory=list)
+    draft: Draft = field(default_factory=Draft)
+    sections: dict[int, str] = field(default_factory=dict)  # heading level -> its text
+    chrome: list[int] = field(default_factory=list)  # lines left out as page furniture
+
+    def flush(self) -> None:
+        draft, self.draft = self.draft, Draft()
+        if not draft.has_content:
+            return
+        awards = [*self._section_awards(), *draft.awards]
+        session = self._section_session()
+        self.records.append(
+            RawRecord(
+                loc=self.source.loc(draft.first, draft.last),
+                title=draft.title,
+                authors=tuple(p.name for p in draft.people),
+                affiliations=tuple(p.affiliation for p in draft.people)
+                if any(p.affiliation for p in draft.people)
+                else (),
+                abstract=tuple(draft.abstract),
+                links=tuple(dict.fromkeys(draft.links)),
+                keywords=tuple(draft.keywords),
+                presentation=draft.facts.get("presentation"),
+                decision=draft.facts.get("decision"),
+                attendance=draft.facts.get("attendance"),
+                awards=tuple(dict.fromkeys(awards)),
+                session=session,
+                room=draft.facts.get("room"),
+            )
+        )
+
+    def _section_awards(self) -> list[str]:
+        return [text for text in self.sections.values() if AWARD.match(text)]
+
+    def _section_session(self) -> str | None:
+        named = [text for _, text in sorted(self.sections.items()) if not AWARD.match(text)]
+        return named[-1] if named else None
+
+    def feed(self, item: Classified) -> None:
+        piece, draft = item.piece, self.draft
+        handler = getattr(self, f"_{item.kind}")
+        handler(item, piece, draft)
+
+    def _chrome(self, item: Classified, piece: Piece, draft: Draft) -> None:
+        self.chrome.append(piece.line)
+
+    def _label(self, item: Classified, piece: Piece, draft: Draft) -> None:
+        draft.touch(piece)
+
+    def _keywords(self, item: Classified, piece: Piece, draft: Draft) -> None:
+        draft.touch(piece)
+        draft.keywords.extend(k.strip() for k in re.split(r"[,;]", item.text) if k.strip())
+
+    def _heading(self, item: Classified, piece: Piece, draft: Draft) -> None:
+        level = piece.heading or 7
+        if level in self.habits.title_headings:
+            self._title(item, piece, draft)
+            return
+        self.flush()
+        self.sections = {k: v for k, v in self.sections.items() if k < level}
+        self.sections[level] = item.text
+
+    def _fact(self, item: Classified, piece: Piece, draft: Draft) -> None:
+        if self.habits.facts_lead and draft.has_content:
+            self.flush()
+            draft = self.draft
+        draft.touch(piece)
+        draft.facts.update(item.facts)
+        draft.awards.extend(a for a in item.awards if a not in draft.awards)
+
+    def _title(self, item: Classified, piece: Piece, draft: Draft) -> None:
+        if self.habits.authors_first and draft.people and draft.title is None:
+            pass  # the title that follows its authors
+        elif draft.has_content:
+            if (
+                draft.title is not None
+                and not draft.people
+                and not draft.abstract
+                and (piece.block == _block_of(draft, piece))
+            ):
+                draft.title = f"{draft.title} {item.text}"  # a title broken across two lines
+                return
+            self.flush()
+            draft = self.draft
+        draft.touch(piece)
+        draft.title = item.text
+        draft.links.extend(piece.links)
+
+    def _name(self, item: Classified, piece: Piece, draft: Draft) -> None:
+        if (
+            draft.title is not None
+            and not draft.people
+            and not draft.abstract
+            or self.habits.authors_first
+            and not draft.has_content
+        ):
+            self._authors(item, piece, draft)
+        else:
+            self._title(Classified(piece, "title", text=piece.text), piece, draft)
+
+    def _authors(self, item: Classified, piece: Piece, draft: Draft) -> None:
+        if draft.people or draft.abstract or (self.habits.authors_first and draft.title):
+            self.flush()
+            draft = self.draft
+        draft.touch(piece)
+        draft.people = list(item.people)
+
+    def _prose(self, item: Classified, piece: Piece, draft: Draft) -> None:
+        if not draft.has_content and self.records and not draft.facts:
+            return self._continue_previous(item)
+        draft.touch(piece)
+        draft.abstract.append(item.text)
+
+    def _continue_previous(self, item: Classified) -> None:
+        """A paragraph after a finished record is left out unless that record's abstract runs on."""
+        self.chrome.append(item.piece.line)
+
+
+def _block_of(draft: Draft, piece: Piece) -> int:
+    return piece.block if draft.last == piece.line else -1
+
+
+def classified_pieces(source: SourceText) -> list[Classified]:
+    return [classify(piece) for piece in pieces_of(source)]
+
+
+def read(source: SourceText, options: ReadOptions = NO_OPTIONS) -> list[RawRecord]:
+    return list(records_of(source))
+
+
+@functools.lru_cache(maxsize=4)  # the registry sniffs a source, then reads it
+def records_of(source: SourceText) -> tuple[RawRecord, ...]:
+    items = classified_pieces(source)
+    assembler = Assembler(source, habits_of(items))
+    for item in items:
+        assembler.feed(item)
+    assembler.flush()
+    return tuple(without_stray_records(assembler.records))
+
+
+def without_stray_records(records: list[RawRecord]) -> list[RawRecord]:
+    """Where most records have authors or an abstract, a bare line that made a record of its
+    own is a menu entry or a heading the page left in, not a paper."""
+    if not records:
+        return records
+    full = sum(1 for r in records if r.authors or r.abstract)
+    if full < 0.6 * len(records):
+        return [r for r in records if not (r.title and is_chrome(r.title))]
+    return [r for r in records if r.authors or r.abstract]
+
+
+__all__ = ["SESSION_LINE", "read", "sniff"]

@@ -1,0 +1,238 @@
+"""What a piece of a program is: chrome, a fact (badge, award, room, time), a label, an author
+list, abstract prose, a heading, or a title. The per-site knowledge lives in the tables here."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .program import FUNCTION_WORDS, TITLE_WORDS, is_prose
+
+# Page furniture of conference sites, aggregators and text browsers; compared casefolded.
+CHROME_PHRASES = frozenset(
+    p.casefold()
+    for p in """skip to yearly menu bar skip to main content|skip to yearly menu bar|
+    skip to main content|chat is not available.|main navigation|login|log in|log out|logout|
+    sign in|sign up|register|home|schedule|search|menu|toggle navigation|help|faq|contact|
+    privacy policy|code of conduct|sponsors|organizers|committees|call for papers|dates|
+    downloads|my stuff|my bookmarks|change password|reset password|edit profile|
+    merge profiles|create profile|press|careers|future meetings|subscribe|
+    get trending papers in your email inbox!|get trending papers in your email inbox once a day!|
+    (button)|visit|full|chat|bookmark|(bookmark)|papers|paper|back to top|show more|show less|
+    successful page load|expand all|collapse all|table of contents|contents|news|
+    virtual|poster|slides|video|code|pdf|openreview|project page|abstract|full paper|
+    star history|license|view json|keyword: all|live stream|papervis|""".replace("\n", "").split(
+        "|"
+    )
+    if p.strip()
+)
+CHROME_PATTERNS = re.compile(
+    r"""^(?:
+      (?:©|\(c\)|copyright)\b.*
+    | \d{4}(?:\s*[-–/]\s*\d{2,4})?                      # a year, as in a year selector
+    | [-–]\s*\d{4}
+    | \d[\d,]*\s+(?:upvotes?|authors?|comments?|stars?|views?|papers?|citations?|results?)
+    | page\s+\d+(?:\s+of\s+\d+)?
+    | (?:submitted|published)\s+(?:by|on)\b.*
+    | tz:\s*\S+
+    | iframe:.*
+    | [_=\-*~]{6,}
+    | (?:previous|next)(?:\s+page)?
+    | powered\s+by\b.*
+    | (?:show|hide)\s+(?:abstract|details|more|less)
+    )$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+AWARD = re.compile(
+    r"^(?:(?:\S+\s+){0,3}(?:Outstanding|Best)\b.{0,60}?(?:Paper|Award|Papers|Awards)?"
+    r"|Honou?rable\s+Mentions?|Test\s+of\s+Time(?:\s+Award)?|Runner[- ]ups?|Award\s+Nominees?"
+    r"|(?:\S+\s+){0,3}Award(?:s|\s+Winners?|\s+Nominees?)?)$",
+    re.IGNORECASE,
+)
+# Presentation and decision badges of virtual sites and program pages.
+BADGE = re.compile(
+    r"^(?P<decision>Oral|Spotlight|Highlight|Poster|Long|Short|Demo|Findings|Invited)?"
+    r"\s*(?P<kind>Poster|Talk|Oral|Presentation|Paper|Spotlight)?$",
+    re.IGNORECASE,
+)
+ATTENDANCE = re.compile(r"^\[?\s*(?P<kind>Virtual|In[- ]Person)\s*\]?$", re.IGNORECASE)
+PRESENTATION_HEADER = re.compile(
+    r"^(?P<attendance>In[- ]Person|Virtual)(?:\s+(?P<kind>[A-Za-z][A-Za-z ]*?))?\s+presentation"
+    r"\s*/\s*(?P<decision>.+)$",
+    re.IGNORECASE,
+)
+POSTER_NUMBER = re.compile(r"^(?:Poster\s*)?#\s*[\w-]{1,10}$|^(?:[A-Z][\w-]*\s+){0,3}#\d+$")
+TIME_LINE = re.compile(
+    r"^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\w*\.?,?\s+\d{1,2}\s+\w+.*(?:a\.m\.|p\.m\.|am|pm|\d:\d\d).*$"
+    r"|^\d{1,2}:\d{2}\s*(?:[ap]\.?m\.?)?\s*[-–—]\s*\d{1,2}:\d{2}.*$",
+    re.IGNORECASE,
+)
+BRACKET_LINKS = re.compile(r"^(?:\[\s*[\w .-]{1,20}\s*\]\s*){1,8}$")
+ROOM = re.compile(r"^(?:Room|Location|Hall|Halle)\s*:?\s+(?P<room>.{1,40})$", re.IGNORECASE)
+LABEL = re.compile(
+    r"^(?P<label>Abstract|TL;?DR|Summary|Keywords?|Authors?|Title|Session|Track|Room|Award)"
+    r"\s*[:：]\s*(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+SESSION_LINE = re.compile(r"^(?:[A-Z][\w-]*\s+){0,3}Session(?:\s+[\w.-]+){0,4}$")
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A line that states facts of a paper rather than a field of it."""
+
+    facts: dict[str, str] = field(default_factory=dict)
+    awards: tuple[str, ...] = ()
+
+
+def is_chrome(text: str) -> bool:
+    folded = text.casefold().strip(" :|>»")
+    return folded in CHROME_PHRASES or bool(CHROME_PATTERNS.match(text.strip()))
+
+
+def fact_of(text: str) -> Fact | None:
+    text = text.strip()
+    if header := PRESENTATION_HEADER.match(text):
+        facts = {
+            "attendance": "virtual" if header["attendance"].lower() == "virtual" else "in person",
+            "decision": header["decision"].strip(),
+        }
+        if header["kind"]:
+            facts["presentation"] = header["kind"].strip()
+        return Fact(facts)
+    if attendance := ATTENDANCE.match(text):
+        kind = attendance["kind"].lower()
+        return Fact({"attendance": "virtual" if kind == "virtual" else "in person"})
+    if len(text) <= 40 and (badge := BADGE.match(text)) and (badge["decision"] or badge["kind"]):
+        return _badge_fact(badge)
+    if len(text) <= 80 and AWARD.match(text.rstrip(":")):
+        return Fact(awards=(text.rstrip(":").strip(),))
+    if POSTER_NUMBER.match(text) or TIME_LINE.match(text) or BRACKET_LINKS.match(text):
+        return Fact()
+    if room := ROOM.match(text):
+        return Fact({"room": room["room"]})
+    return None
+
+
+def _badge_fact(badge: re.Match[str]) -> Fact:
+    decision, kind = badge["decision"], badge["kind"]
+    if decision and kind:
+        return Fact({"decision": decision.capitalize(), "presentation": kind.capitalize()})
+    word = (decision or kind).capitalize()
+    if word in ("Poster", "Talk", "Presentation", "Paper"):
+        return Fact({"presentation": word})
+    return Fact({"decision": word})
+
+
+# --- author lists -------------------------------------------------------------------------
+
+BY_PREFIX = re.compile(r"^(?:by|authors?\s*[:：])\s+", re.IGNORECASE)
+AFFILIATION = re.compile(r"^(?P<name>[^()]*?)\s*\((?P<aff>(?:[^()]|\([^()]*\))*)\)?\s*$")
+MARKERS = re.compile(r"[*†‡§¶✉#]+|(?<=[^\W\d_])\d{1,2}(?:,\d{1,2})*$")
+NAME_WORD = re.compile(
+    r"^(?:[^\W\d_]\.){1,3}$"  # initials: J. or J.R.
+    r"|^[^\W\d_][^\W\d_'’.-]*(?:['’.-][^\W\d_]+)*\.?$"
+)
+PARTICLES = frozenset(
+    "van von der den de del della di da das dos du la le ten ter bin binti al el y zu".split()
+)
+ET_AL = re.compile(r",?\s+et\s+al\.?$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Person:
+    name: str
+    affiliation: str = ""
+
+
+def person_of(text: str) -> Person | None:
+    """A personal name, with an affiliation in parentheses or after a comma-free tail; None
+    when the words are not a name's."""
+    text = text.strip().strip(",;").strip()
+    affiliation = ""
+    match = AFFILIATION.match(text)
+    if match and match["name"]:
+        name, inner = match["name"], match["aff"].strip()
+        if looks_like_name(f"{name} {inner}") and len(inner.split()) == 1 and inner[:1].isupper():
+            name = text  # "Haau-Sing (Xiaocheng) Li" style nicknames stay in the name
+        else:
+            text, affiliation = name, inner
+    name = MARKERS.sub("", text).strip().strip(",").strip()
+    if not looks_like_name(name):
+        return None
+    return Person(name, affiliation)
+
+
+def looks_like_name(text: str) -> bool:
+    words = text.replace("(", " ").replace(")", " ").split()
+    if not 1 <= len(words) <= 6 or len(text) > 60:
+        return False
+    capitals = 0
+    for position, word in enumerate(words):
+        lower = word.lower()
+        if lower in PARTICLES and 0 < position < len(words) - 1:
+            continue
+        if not NAME_WORD.match(word) or lower in TITLE_WORDS:
+            return False
+        if lower in FUNCTION_WORDS and (position == 0 or word[0].islower()):
+            return False
+        capitals += word[0].isupper()
+    return capitals >= 1 or all(w.islower() for w in words) and len(words) >= 2
+
+
+SEPARATORS = (
+    re.compile(r"\s*[·⋅•∙]\s*"),
+    re.compile(r"\s*;\s*"),
+    re.compile(r"\s*\|\s*"),
+    re.compile(r",?\s+and\s+|\s*,\s*|\s+&\s+"),
+)
+
+
+def author_list(text: str) -> list[Person] | None:
+    """The people of an author line, split by the separator the line uses; None when the line
+    is not wholly names (a title with commas, a sentence)."""
+    text = ET_AL.sub("", BY_PREFIX.sub("", text.strip())).strip().rstrip(".,;")
+    if not text or len(text) > 3000:
+        return None
+    for separator in SEPARATORS:
+        parts = [part for part in separator.split(text) if part.strip()]
+        if len(parts) < 2 and separator is not SEPARATORS[-1]:
+            continue
+        people = [person_of(part) for part in parts]
+        if all(people):
+            return [p for p in people if p]
+        if separator.pattern.startswith(r"\s*[·") and len(parts) >= 2:
+            return _lenient(parts)
+    return None
+
+
+def _lenient(parts: list[str]) -> list[Person] | None:
+    """On a `·`-separated line, names a stricter test doubts ("Sam McCandlish III") still count
+    when most parts are names."""
+    people = [person_of(part) for part in parts]
+    if sum(1 for p in people if p) >= 0.7 * len(parts):
+        return [
+            p or Person(MARKERS.sub("", part).strip())
+            for p, part in zip(people, parts, strict=True)
+        ]
+    return None
+
+
+def is_title_like(text: str) -> bool:
+    """Short enough to be a title, and not a sentence of an abstract."""
+    return (
+        1 <= len(text) <= 350 and not is_prose(text) or len(text) <= 300 and text.count(". ") == 0
+    )
+
+
+__all__ = [
+    "Fact",
+    "Person",
+    "author_list",
+    "fact_of",
+    "is_chrome",
+    "is_prose",
+    "LABEL",
+    "SESSION_LINE",
+]

@@ -1,0 +1,353 @@
+"""The pre-pass of the general reader: any program text becomes a list of pieces, the logical
+lines a reader sees, with the markup that told them apart turned into features.
+
+HTML is walked as a tree; Markdown is first rendered to HTML (raw HTML inside it included), so
+both arrive alike: a block element or a `<br>` ends a piece, and a piece that is wholly bold,
+italic, a link or a heading says so. Plain text (copied from a browser, or captured by a text
+browser) is taken line by line, after hard-wrapped lines are joined and `[12]` link references
+are resolved.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from .base import SourceText
+
+if TYPE_CHECKING:
+    from bs4 import Tag
+
+SPACES = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One logical line: its text without markup, where it came from, and how it was marked."""
+
+    line: int  # file line
+    text: str
+    block: int  # pieces of one block element (a paragraph, a list item) share this number
+    tag: str = ""  # the block element: p, li, h2, td, summary; "" for plain text
+    strong: bool = False  # wholly bold
+    emphasis: bool = False  # wholly italic
+    linked: bool = False  # wholly the text of one link
+    links: tuple[str, ...] = ()
+    gap: int = 0  # blank lines before it (plain text only)
+    column: str = ""  # a table cell's column heading
+
+    @property
+    def heading(self) -> int:
+        return int(self.tag[1]) if re.fullmatch(r"h[1-6]", self.tag) else 0
+
+
+# --- HTML and Markdown ----------------------------------------------------------------------
+
+SKIPPED = frozenset(
+    "script style noscript template head svg button form select option input iframe img".split()
+)
+BLOCKS = frozenset(
+    """address article aside blockquote dd details div dl dt fieldset figcaption figure footer
+    h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section summary table tbody thead tfoot tr
+    td th ul body html center""".split()
+)
+STRONG = frozenset({"b", "strong"})
+EMPHASIS = frozenset({"i", "em", "u"})
+# A run shorter than this does not split a piece: "A* search" and a bold initial stay whole.
+SPLIT_RUN_CHARACTERS = 12
+
+
+@dataclass
+class _Run:
+    text: str
+    strong: bool
+    emphasis: bool
+    href: str | None
+
+
+class _Walker:
+    """Collects runs of styled text per block and turns each block into pieces."""
+
+    def __init__(self) -> None:
+        self.pieces: list[Piece] = []
+        self.runs: list[_Run] = []
+        self.block = 0
+        self.tag = ""
+        self.line = 1
+        self.column = ""
+        self.headings: list[str] = []  # the current table's column headings
+
+    def walk(self, node: Tag, strong: bool = False, emphasis: bool = False, href=None) -> None:
+        from bs4.element import Comment, Doctype, NavigableString, ProcessingInstruction, Tag
+
+        for child in node.children:
+            if isinstance(child, Comment | Doctype | ProcessingInstruction):
+                continue
+            if isinstance(child, NavigableString):
+                if str(child).strip() and not self.runs:
+                    self.line = getattr(child.parent, "sourceline", None) or self.line
+                self.runs.append(_Run(str(child), strong, emphasis, href))
+            elif isinstance(child, Tag):
+                self.visit(child, strong, emphasis, href)
+
+    def visit(self, tag: Tag, strong: bool, emphasis: bool, href) -> None:
+        name = tag.name.lower()
+        if name in SKIPPED:
+            return
+        if name == "br":
+            self.runs.append(_Run("\n", strong, emphasis, href))
+            return
+        if name in STRONG or (name == "span" and "bold" in str(tag.get("style", ""))):
+            strong = True
+        if name in EMPHASIS:
+            emphasis = True
+        if name == "a" and tag.get("href"):
+            href = str(tag["href"])
+        if name not in BLOCKS:
+            self.walk(tag, strong, emphasis, href)
+            return
+        self.end_block()
+        outer = (self.tag, self.column)
+        self.tag, self.line = name, tag.sourceline or self.line
+        if name == "tr":
+            self.table_row(tag)
+        else:
+            self.walk(tag, strong, emphasis, href)
+        self.end_block()
+        self.tag, self.column = outer
+
+    def table_row(self, row: Tag) -> None:
+        cells = row.find_all(["td", "th"], recursive=False)
+        if cells and all(cell.name == "th" for cell in cells):
+            self.headings = [SPACES.sub(" ", c.get_text(" ")).strip() for c in cells]
+        for index, cell in enumerate(cells):
+            self.end_block()
+            self.tag = cell.name
+            self.column = self.headings[index] if index < len(self.headings) else ""
+            self.walk(cell)
+            self.end_block(same_block=True)
+        self.block += 1
+
+    def end_block(self, same_block: bool = False) -> None:
+        runs, self.runs = self.runs, []
+        for line_runs in _split_at_breaks(runs):
+            for part in _split_at_style(line_runs):
+                piece = _piece_of(part, self.line, self.block, self.tag, self.column)
+                if piece is not None:
+                    self.pieces.append(piece)
+        if not same_block:
+            self.block += 1
+
+
+def _split_at_breaks(runs: list[_Run]) -> list[list[_Run]]:
+    lines: list[list[_Run]] = [[]]
+    for run in runs:
+        parts = run.text.split("\n") if run.text == "\n" or "\n" not in run.text else [run.text]
+        if run.text == "\n":
+            lines.append([])
+            continue
+        lines[-1].extend(replace(run, text=part) for part in parts)
+    return lines
+
+
+def _split_at_style(runs: list[_Run]) -> list[list[_Run]]:
+    """A line whose bold, italic or linked part stands beside plain text of its own is two
+    pieces (`Authors, <b>Title</b>`; `[Title](url) by A, B`); short styled runs stay inline."""
+    styled = [r for r in runs if r.strong or r.emphasis or r.href]
+    plain = "".join(r.text for r in runs if not (r.strong or r.emphasis or r.href))
+    styled_text = "".join(r.text for r in styled)
+    if not styled or len(styled_text.strip()) < SPLIT_RUN_CHARACTERS:
+        return [runs]
+    if len(_words(plain)) < 2:
+        return [runs]
+    parts: list[list[_Run]] = []
+    for run in runs:
+        style = (run.strong, run.emphasis, run.href is not None)
+        if (
+            parts
+            and (parts[-1][0].strong, parts[-1][0].emphasis, parts[-1][0].href is not None) == style
+            or parts
+            and not run.text.strip()
+        ):
+            parts[-1].append(run)
+        else:
+            parts.append([run])
+    return parts
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in re.split(r"[\s,;.·]+", text) if re.search(r"\w", w)]
+
+
+def _piece_of(runs: list[_Run], line: int, block: int, tag: str, column: str) -> Piece | None:
+    text = SPACES.sub(" ", "".join(r.text for r in runs)).strip()
+    if not text:
+        return None
+    content = [r for r in runs if r.text.strip()]
+    links = tuple(dict.fromkeys(r.href for r in content if r.href))
+    return Piece(
+        line=line,
+        text=text,
+        block=block,
+        tag=tag,
+        strong=all(r.strong for r in content),
+        emphasis=all(r.emphasis for r in content),
+        linked=len(links) == 1 and all(r.href for r in content),
+        links=links,
+        column=column,
+    )
+
+
+def pieces_from_html(html: str, line_of=None) -> list[Piece]:
+    from bs4 import BeautifulSoup
+
+    walker = _Walker()
+    walker.walk(BeautifulSoup(html, "html.parser"))
+    walker.end_block()
+    if line_of is None:
+        return walker.pieces
+    return [replace(piece, line=line_of(piece)) for piece in walker.pieces]
+
+
+FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
+FENCED_CODE = re.compile(r"^```.*?^```", re.DOTALL | re.MULTILINE)
+
+
+def pieces_from_markdown(text: str) -> list[Piece]:
+    """Markdown rendered to HTML; each piece's line is found by looking its text up in the file,
+    in order, since the renderer keeps no line numbers."""
+    import markdown
+
+    body = FENCED_CODE.sub(_blank_lines, FRONT_MATTER.sub(_blank_lines, text))
+    html = markdown.markdown(body, extensions=["tables", "md_in_html"], output_format="html")
+    return pieces_from_html(html, _LineFinder(text))
+
+
+def _blank_lines(match: re.Match[str]) -> str:
+    return "\n" * match.group(0).count("\n")
+
+
+class _LineFinder:
+    """The file line of each piece: the first line at or after the previous piece's line that
+    holds the piece's first words."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = [_plain(line) for line in text.split("\n")]
+        self.at = 0
+
+    def __call__(self, piece: Piece) -> int:
+        probe = _plain(piece.text)[:24]
+        for index in range(self.at, len(self.lines)):
+            if probe and probe in self.lines[index]:
+                self.at = index
+                return index + 1
+        return self.at + 1
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"[^\w]+", "", text).casefold()
+
+
+# --- plain text ---------------------------------------------------------------------------
+
+LINK_REFERENCE = re.compile(r"\[(\d{1,5})\]")
+REFERENCE_ENTRY = re.compile(r"^\s*(\d{1,5})\.\s+(\S+)\s*$")
+REFERENCES_HEADING = re.compile(r"^\s*(References|Visible links:?|Hidden links:?)\s*$")
+BULLET = re.compile(r"^\s*(?:[*+•◦▪‣-]|\d{1,4}[.)])\s+")
+
+
+def pieces_from_text(source: SourceText) -> list[Piece]:
+    lines = source.lines
+    references, end = _reference_list(lines)
+    lines = lines[:end]
+    width = wrap_width(lines)
+    pieces: list[Piece] = []
+    gap = 0
+    for number, raw in enumerate(lines, start=1):
+        text = raw.rstrip()
+        if not text.strip():
+            gap += 1
+            continue
+        links = tuple(references[n] for n in LINK_REFERENCE.findall(text) if n in references)
+        linked = text.lstrip().startswith("[") and bool(links)
+        clean = SPACES.sub(" ", LINK_REFERENCE.sub("", text)).strip()
+        if not clean:
+            continue
+        previous = pieces[-1] if pieces else None
+        if (
+            previous is not None
+            and gap == 0
+            and _continues(previous, lines[number - 2], raw, width)
+        ):
+            pieces[-1] = replace(
+                previous, text=_join(previous.text, clean), links=previous.links + links
+            )
+            continue
+        item = bool(BULLET.match(raw))
+        pieces.append(
+            Piece(
+                line=source.file_line(number),
+                text=BULLET.sub("", clean) if item else clean,
+                block=len(pieces),
+                tag="li" if item else "",
+                linked=linked,
+                links=links,
+                gap=gap,
+            )
+        )
+        gap = 0
+    return pieces
+
+
+def _reference_list(lines: list[str]) -> tuple[dict[str, str], int]:
+    """A text browser's numbered list of link targets at the end of the capture."""
+    for index in range(len(lines) - 1, -1, -1):
+        if REFERENCES_HEADING.match(lines[index]):
+            start = index
+            while start > 0 and (
+                REFERENCES_HEADING.match(lines[start - 1]) or not lines[start - 1].strip()
+            ):
+                start -= 1
+            entries = {}
+            for line in lines[index:]:
+                match = REFERENCE_ENTRY.match(line)
+                if match:
+                    entries[match[1]] = match[2]
+            if entries:
+                return entries, start
+    return {}, len(lines)
+
+
+def wrap_width(lines: list[str]) -> int | None:
+    """The column a text browser wrapped at, when the file evidently was wrapped: many lines
+    end within a few columns of one width and none goes past it."""
+    lengths = [len(line.rstrip()) for line in lines if line.strip()]
+    if len(lengths) < 20:
+        return None
+    longest = max(lengths)
+    if longest > 140:
+        return None
+    near = sum(1 for length in lengths if length >= longest - 12)
+    return longest if near >= 0.15 * len(lengths) and near >= 10 else None
+
+
+def _continues(previous: Piece, previous_raw: str, raw: str, width: int | None) -> bool:
+    """A line is the wrapped rest of the one above when that one could not fit its first word."""
+    if width is None or previous.tag == "li" and BULLET.match(raw):
+        return False
+    if BULLET.match(raw) or LINK_REFERENCE.match(raw.strip()):
+        return False
+    first_word = raw.split()[0] if raw.split() else ""
+    return len(previous_raw.rstrip()) + 1 + len(first_word) > width
+
+
+def _join(left: str, right: str) -> str:
+    if left.endswith("-") and right[:1].islower():
+        return left + right  # a word broken at its hyphen by the wrap
+    return f"{left} {right}"
+
+
+def most_common_tags(pieces: list[Piece]) -> Counter[str]:
+    return Counter(piece.tag for piece in pieces)

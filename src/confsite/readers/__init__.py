@@ -37,19 +37,40 @@ class SniffResult:
 
 
 def sniff(source: SourceText) -> SniffResult:
-    """Pick the reader whose sniffer scores highest; ties go to the earlier registered reader."""
+    """Pick a reader: among those whose sniffer scores MIN_SNIFF_SCORE or more, the one whose
+    records come out most complete; ties go to the higher score, then the earlier reader."""
     scored = [(reader, round(reader.sniff(source), 3)) for reader in READERS]
     ranked = sorted(scored, key=lambda pair: -pair[1])
     scores = tuple((reader.name, score) for reader, score in ranked)
-    best, best_score = ranked[0]
-    if best_score < MIN_SNIFF_SCORE:
+    candidates = [reader for reader, score in ranked if score >= MIN_SNIFF_SCORE]
+    if not candidates:
         tried = ", ".join(f"{name} {score:.2f}" for name, score in scores)
         raise ConfsiteError(
             source.loc(1),
             f"not a recognised dump format (formats tried, with scores: {tried}; "
             f"set 'format' for this source in site.yaml to force one)",
         )
+    if len(candidates) == 1:
+        return SniffResult(candidates[0], scores)
+    best = max(
+        candidates, key=lambda reader: (completeness(reader, source), -candidates.index(reader))
+    )
     return SniffResult(best, scores)
+
+
+def completeness(reader: Reader, source: SourceText) -> float:
+    """How much of what the reader read is papers: the share of records stating at least two
+    of title, authors and abstract (one, for a format that carries only one). A reader that
+    fails on the file scores nothing."""
+    try:
+        records = reader.read(source)
+    except ConfsiteError:
+        return 0.0
+    if not records:
+        return 0.0
+    needed = min(2, len(reader.carries))
+    full = sum(1 for r in records if sum(map(bool, (r.title, r.authors, r.abstract))) >= needed)
+    return round(full / len(records), 2)
 
 
 __all__ = [

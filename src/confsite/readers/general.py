@@ -84,11 +84,14 @@ def classify(piece: Piece) -> Classified:
     if label := LABEL.match(text):
         return _labelled(piece, label["label"].casefold(), label["rest"].strip())
     if piece.heading:
+        people = author_list(text)
+        if people and len(people) >= 2:  # a card's subtitle can hold the authors
+            return Classified(piece, "authors", tuple(people))
         return Classified(piece, "heading", text=text)
     fact = fact_of(text)
     if fact is not None and not (piece.linked or piece.strong and len(text) > 40):
         return Classified(piece, "fact", facts=fact.facts, awards=fact.awards)
-    if not piece.strong and not piece.linked and (people := author_list(text)):
+    if not piece.strong and not piece.linked and (people := author_list(text, piece.emphasis)):
         kind = "authors" if len(people) > 1 or piece.emphasis or text[:3] == "by " else "name"
         return Classified(piece, kind, tuple(people))
     if is_prose(text) and not piece.heading:
@@ -134,10 +137,11 @@ def habits_of(items: list[Classified]) -> Habits:
             followed.setdefault(item.piece.heading, Counter())[paper_like] += 1
         if following is None:
             continue
-        if item.kind in ("authors",) and following.kind == "title":
-            author_then_title += following.piece.block == item.piece.block
+        same_block = following.piece.block == item.piece.block
+        if item.kind in ("authors", "name") and following.kind == "title":
+            author_then_title += same_block
         if item.kind in ("title", "heading") and following.kind in ("authors", "name"):
-            title_then_author += 1
+            title_then_author += same_block
         if item.kind == "fact" and not item.awards:
             if following.kind in ("title", "fact"):
                 leading += 1

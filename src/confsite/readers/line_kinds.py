@@ -131,7 +131,7 @@ BY_PREFIX = re.compile(r"^(?:by|authors?\s*[:：])\s+", re.IGNORECASE)
 AFFILIATION = re.compile(r"^(?P<name>[^()]*?)\s*\((?P<aff>(?:[^()]|\([^()]*\))*)\)?\s*$")
 MARKERS = re.compile(r"[*†‡§¶✉#]+|(?<=[^\W\d_])\d{1,2}(?:,\d{1,2})*$")
 NAME_WORD = re.compile(
-    r"^(?:[^\W\d_]\.){1,3}$"  # initials: J. or J.R.
+    r"^(?:[^\W\d_]\.-?){1,3}$"  # initials: J. or J.R. or C.-C.
     r"|^[^\W\d_][^\W\d_'’.-]*(?:['’.-][^\W\d_]+)*\.?$"
 )
 PARTICLES = frozenset(
@@ -147,17 +147,13 @@ class Person:
 
 
 def person_of(text: str) -> Person | None:
-    """A personal name, with an affiliation in parentheses or after a comma-free tail; None
-    when the words are not a name's."""
-    text = text.strip().strip(",;").strip()
+    """A personal name, with its affiliation when one trails it in parentheses ("A (MIT)*");
+    None when the words are not a name's. Parentheses inside a name are a nickname."""
+    text = text.strip().strip(",;").strip().rstrip("*†‡§¶✉ ")
     affiliation = ""
     match = AFFILIATION.match(text)
     if match and match["name"]:
-        name, inner = match["name"], match["aff"].strip()
-        if looks_like_name(f"{name} {inner}") and len(inner.split()) == 1 and inner[:1].isupper():
-            name = text  # "Haau-Sing (Xiaocheng) Li" style nicknames stay in the name
-        else:
-            text, affiliation = name, inner
+        text, affiliation = match["name"], match["aff"].strip()
     name = MARKERS.sub("", text).strip().strip(",").strip()
     if not looks_like_name(name):
         return None
@@ -189,10 +185,11 @@ SEPARATORS = (
 )
 
 
-def author_list(text: str) -> list[Person] | None:
+def author_list(text: str, lenient: bool = False) -> list[Person] | None:
     """The people of an author line, split by the separator the line uses; None when the line
-    is not wholly names (a title with commas, a sentence)."""
-    text = ET_AL.sub("", BY_PREFIX.sub("", text.strip())).strip().rstrip(".,;")
+    is not wholly names (a title with commas, a sentence). `lenient` (a line the page set
+    apart as authors, e.g. in italics) takes it when most parts are names ("Or Honovich")."""
+    text = ET_AL.sub("", BY_PREFIX.sub("", text.strip())).strip().rstrip(".,;-–— ")
     if not text or len(text) > 3000:
         return None
     for separator in SEPARATORS:
@@ -202,7 +199,7 @@ def author_list(text: str) -> list[Person] | None:
         people = [person_of(part) for part in parts]
         if all(people):
             return [p for p in people if p]
-        if separator.pattern.startswith(r"\s*[·") and len(parts) >= 2:
+        if (lenient or separator is SEPARATORS[0]) and len(parts) >= 2:
             return _lenient(parts)
     return None
 

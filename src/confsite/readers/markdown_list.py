@@ -47,7 +47,7 @@ def sniff(source: SourceText) -> float:
         return 0.0
     headings = sum(1 for line in lines if HEADING.match(line))
     items = sum(1 for line in lines if LIST_ITEM.match(line))
-    if headings == 0:
+    if headings == 0 or items > 3 * headings:  # sections holding lists, not a heading a paper
         return 0.0
     bonus = 0.2 if any(ABSTRACT_ITEM.match(line) for line in lines) else 0.0
     return min(1.0, 0.8 * (headings + items) / len(lines) + bonus)

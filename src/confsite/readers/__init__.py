@@ -17,6 +17,7 @@ READERS: tuple[Reader, ...] = (
     general,
 )
 MIN_SNIFF_SCORE = 0.5
+CLEAR_SNIFF_SCORE = 0.8
 
 
 def reader_names() -> tuple[str, ...]:
@@ -52,10 +53,19 @@ def sniff(source: SourceText) -> SniffResult:
         )
     if len(candidates) == 1:
         return SniffResult(candidates[0], scores)
+    _raise_if_broken(ranked[0], source)
     best = max(
         candidates, key=lambda reader: (completeness(reader, source), -candidates.index(reader))
     )
     return SniffResult(best, scores)
+
+
+def _raise_if_broken(best: tuple[Reader, float], source: SourceText) -> None:
+    """A file that is clearly of one format but broken (cut off mid-record) gets that format's
+    error, not a reading by another reader."""
+    reader, score = best
+    if score >= CLEAR_SNIFF_SCORE:
+        reader.read(source)
 
 
 def completeness(reader: Reader, source: SourceText) -> float:

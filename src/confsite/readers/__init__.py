@@ -5,10 +5,34 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..diagnostics import ConfsiteError
-from . import awards, markdown_list, paper_listing, session_2023, session_2024
+from . import (
+    awards,
+    bibtex,
+    delimited,
+    json_export,
+    markdown_list,
+    paper_listing,
+    session_2023,
+    session_2024,
+    yaml_export,
+)
 from .base import RawRecord, Reader, SourceText
 
-READERS: tuple[Reader, ...] = (session_2023, session_2024, markdown_list, awards, paper_listing)
+# Scraped page formats first, then structured exports (a module, or an object for a module
+# that holds two formats).
+READERS: tuple[Reader, ...] = (
+    session_2023,
+    session_2024,
+    markdown_list,
+    awards,
+    paper_listing,
+    delimited.CSV,
+    delimited.TSV,
+    json_export.JSON,
+    json_export.JSON_LINES,
+    yaml_export,
+    bibtex,
+)
 MIN_SNIFF_SCORE = 0.5
 
 

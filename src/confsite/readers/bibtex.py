@@ -47,11 +47,16 @@ _latex = LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=False)
 def sniff(source: SourceText) -> float:
     by_extension = PurePath(source.path).suffix.lower() == ".bib"
     entries = [match[1].lower() for match in ENTRY_START.finditer(source.text[: 64 * 1024])]
-    first = next((line.strip() for line in source.lines[:200] if line.strip()), "")
+    first = next((text for line in source.lines[:200] if (text := _significant(line))), "")
     if not any(entry not in NOT_PAPERS for entry in entries):
         return 0.6 if by_extension else 0.0
-    # A .bib may open with comments; content alone must open with an entry.
+    # Content alone must open with an entry (after % comments), as no scraped page does.
     return 0.95 if by_extension else (0.85 if first.startswith("@") else 0.0)
+
+
+def _significant(line: str) -> str:
+    text = line.strip()
+    return "" if text.startswith("%") else text
 
 
 def read(source: SourceText, options: ReadOptions = NO_OPTIONS) -> list[RawRecord]:

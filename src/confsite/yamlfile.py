@@ -48,6 +48,11 @@ def load_yaml(path: Path, display_path: str) -> YamlDocument:
     except OSError as err:
         raise ConfsiteError(display_path, f"cannot read: {err.strerror}") from None
     text = decode_utf8(display_path, data, "NUL byte: expected a YAML text file", "file")
+    return parse_yaml(text, display_path)
+
+
+def parse_yaml(text: str, display_path: str) -> YamlDocument:
+    """YAML text parsed, each value's line kept; broken YAML is an error with its line."""
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as err:

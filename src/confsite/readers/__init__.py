@@ -5,15 +5,34 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..diagnostics import ConfsiteError
-from . import awards, general, markdown_list, paper_listing, session_2023, session_2024
+from . import (
+    awards,
+    bibtex,
+    delimited,
+    general,
+    json_export,
+    markdown_list,
+    paper_listing,
+    session_2023,
+    session_2024,
+    yaml_export,
+)
 from .base import RawRecord, Reader, SourceText
 
+# Seed page layouts first, then structured exports (a module, or an object for a module
+# that holds two formats), then the general reader for any other list or program page.
 READERS: tuple[Reader, ...] = (
     session_2023,
     session_2024,
     markdown_list,
     awards,
     paper_listing,
+    delimited.CSV,
+    delimited.TSV,
+    json_export.JSON,
+    json_export.JSON_LINES,
+    yaml_export,
+    bibtex,
     general,
 )
 MIN_SNIFF_SCORE = 0.5

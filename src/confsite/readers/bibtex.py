@@ -1,0 +1,147 @@
+"""BibTeX files (parsed by bibtexparser): one record per entry, TeX accents and escapes made
+Unicode, math kept as written; @string, @preamble, @comment and @proceedings are no papers."""
+
+from __future__ import annotations
+
+import logging
+import re
+from functools import lru_cache
+from pathlib import PurePath
+
+import bibtexparser
+from bibtexparser.middlewares.names import (
+    parse_single_name_into_parts,
+    split_multiple_persons_names,
+)
+from bibtexparser.model import DuplicateBlockKeyBlock, Entry, ParsingFailedBlock
+from pylatexenc.latex2text import LatexNodes2Text
+
+from ..diagnostics import ConfsiteError
+from .base import NO_OPTIONS, RawRecord, ReadOptions, SourceText
+from .values import KEYWORD_SEPARATORS, http_links, labels, paragraphs
+
+name = "bibtex"
+description = "BibTeX: @inproceedings{...} entries (a reference manager's or a proceedings' .bib)"
+carries = ("title", "authors", "abstract")
+
+ENTRY_START = re.compile(r"^\s*@\s*([A-Za-z]+)\s*[{(]", re.MULTILINE)
+NOT_PAPERS = frozenset(("proceedings", "mvproceedings", "string", "preamble", "comment"))
+# Record field -> the BibTeX field holding it, unless the source's `fields` says otherwise.
+BIBTEX_FIELDS = {
+    "title": "title",
+    "authors": "author",
+    "abstract": "abstract",
+    "keywords": "keywords",
+}
+LINK_FIELDS = ("url", "pdf")
+DOI_PREFIX = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)", re.IGNORECASE)
+# In BibTeX values "%" is a percent sign, not the start of a TeX comment.
+UNESCAPED_PERCENT = re.compile(r"(?<!\\)%")
+URL_ESCAPE = re.compile(r"\\([_%&#~])")
+
+# The parser logs each broken entry; the reader reports it as an error with its line instead.
+logging.getLogger("bibtexparser").addHandler(logging.NullHandler())
+_latex = LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=False)
+
+
+def sniff(source: SourceText) -> float:
+    by_extension = PurePath(source.path).suffix.lower() == ".bib"
+    entries = [match[1].lower() for match in ENTRY_START.finditer(source.text[: 64 * 1024])]
+    first = next((text for line in source.lines[:200] if (text := _significant(line))), "")
+    if not any(entry not in NOT_PAPERS for entry in entries):
+        return 0.6 if by_extension else 0.0
+    # Content alone must open with an entry (after % comments), as no scraped page does.
+    return 0.95 if by_extension else (0.85 if first.startswith("@") else 0.0)
+
+
+def _significant(line: str) -> str:
+    text = line.strip()
+    return "" if text.startswith("%") else text
+
+
+def read(source: SourceText, options: ReadOptions = NO_OPTIONS) -> list[RawRecord]:
+    library = bibtexparser.parse_string(source.text)
+    records = []
+    for block in library.blocks:
+        if isinstance(block, DuplicateBlockKeyBlock):  # a paper listed twice is merged later
+            block = block.ignore_error_block
+        elif isinstance(block, ParsingFailedBlock):
+            raise ConfsiteError(source.loc(block.start_line + 1), _failure(block))
+        if isinstance(block, Entry) and block.entry_type.lower() not in NOT_PAPERS:
+            records.append(_record(source, block, options))
+    return records
+
+
+def _record(source: SourceText, entry: Entry, options: ReadOptions) -> RawRecord:
+    fields = _fields(entry)
+
+    def value(record_field: str) -> str:
+        field_name = options.field_name(record_field) or BIBTEX_FIELDS.get(record_field, "")
+        return fields.get(field_name.lower(), "")
+
+    first_line = entry.start_line + 1
+    title = decode_latex(value("title"))
+    return RawRecord(
+        loc=source.loc(first_line, first_line + entry.raw.count("\n")),
+        title=title or None,
+        authors=bibtex_names(value("authors")),
+        abstract=tuple(decode_latex(part) for part in paragraphs(value("abstract"))),
+        links=_links(fields, options),
+        keywords=tuple(map(decode_latex, labels(value("keywords"), KEYWORD_SEPARATORS))),
+        session=decode_latex(value("session")) or None,
+        presentation=decode_latex(value("presentation")) or None,
+        decision=decode_latex(value("decision")) or None,
+        room=decode_latex(value("room")) or None,
+        awards=tuple(map(decode_latex, labels(value("awards")))),
+    )
+
+
+def bibtex_names(text: str) -> tuple[str, ...]:
+    """ "Last, First and First Last and others" as ("First Last", "First Last")."""
+    names = []
+    for person in split_multiple_persons_names(text):
+        if person.strip().lower() == "others":  # BibTeX's "et al."
+            continue
+        parts = parse_single_name_into_parts(person, strict=False)
+        words = [*parts.first, *parts.von, *parts.last]
+        name = decode_latex(" ".join(words))
+        if parts.jr:
+            name = f"{name}, {decode_latex(' '.join(parts.jr))}"
+        if name:
+            names.append(name)
+    return tuple(names)
+
+
+@lru_cache(maxsize=10_000)  # author names repeat across entries
+def decode_latex(text: str) -> str:
+    """TeX accents, escapes and case-protecting braces to Unicode text; math kept as written."""
+    if not text:
+        return ""
+    try:
+        decoded = _latex.latex_to_text(UNESCAPED_PERCENT.sub(r"\\%", text))
+    except Exception:  # pylatexenc is tolerant; keep the raw text if it is not
+        decoded = text
+    return " ".join(decoded.split())
+
+
+def _fields(entry: Entry) -> dict[str, str]:
+    """The entry's fields by lower-case name: BibTeX field names ignore case."""
+    return {field.key.lower(): str(field.value) for field in entry.fields}
+
+
+def _links(fields: dict[str, str], options: ReadOptions) -> tuple[str, ...]:
+    named = options.field_name("links")
+    found = [
+        URL_ESCAPE.sub(r"\1", fields[key])
+        for key in ((named.lower(),) if named else LINK_FIELDS)
+        if key in fields
+    ]
+    doi = fields.get("doi", "").strip() if not named else ""
+    if doi:
+        found.append("https://doi.org/" + URL_ESCAPE.sub(r"\1", DOI_PREFIX.sub("", doi)))
+    return tuple(dict.fromkeys(http_links(found)))
+
+
+def _failure(block: ParsingFailedBlock) -> str:
+    reason = getattr(block.error, "abort_reason", None) or str(block.error)
+    return f"invalid BibTeX entry: {reason.strip() or 'cannot parse it'}"

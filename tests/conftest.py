@@ -30,6 +30,32 @@ SEED_FILES = {
 }
 
 
+# Whole builds repeated many times, processes killed mid-build, servers: minutes, not seconds.
+# `pytest -m "not slow and not browser"` is the fast loop.
+SLOW_MODULES = frozenset(
+    {
+        "test_determinism",
+        "test_failed_builds",
+        "test_hostile",
+        "test_incremental",
+        "test_interrupted",
+        "test_pipeline_fuzz",
+        "test_realworld",
+        "test_serve",
+        "test_spare",
+    }
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        module = item.module.__name__ if item.module else ""
+        if module.endswith("_browser"):
+            item.add_marker(pytest.mark.browser)
+        if module in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
+
+
 def read_seed(key: str) -> list[RawRecord]:
     """The records of one seed dump, read by whichever reader the sniffer picks."""
     text = load_source_text(SEEDS / SEED_FILES[key], f"seeds/{SEED_FILES[key]}")

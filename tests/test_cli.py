@@ -136,7 +136,7 @@ def test_each_command_has_help(command: str, options: list[str]) -> None:
         ["serve", "--port", "http"],
         ["init"],
         ["inspect"],
-        ["inspect", "seeds/trending-papers.txt", "--format", "csv"],
+        ["inspect", "seeds/trending-papers.txt", "--format", "no-such-format"],
         ["build", "-q", "-v"],
     ],
 )

@@ -31,18 +31,27 @@ class SniffResult:
 
 def sniff(source: SourceText) -> SniffResult:
     """Pick the reader whose sniffer scores highest; ties go to the earlier registered reader."""
-    scored = [(reader, round(reader.sniff(source), 3)) for reader in READERS]
-    ranked = sorted(scored, key=lambda pair: -pair[1])
-    scores = tuple((reader.name, score) for reader, score in ranked)
-    best, best_score = ranked[0]
-    if best_score < MIN_SNIFF_SCORE:
-        tried = ", ".join(f"{name} {score:.2f}" for name, score in scores)
-        raise ConfsiteError(
-            source.loc(1),
-            f"not a recognised dump format (formats tried, with scores: {tried}; "
-            f"set 'format' for this source in site.yaml to force one)",
-        )
-    return SniffResult(best, scores)
+    from .registry import Registry  # which builds on this module
+
+    return Registry().sniff(source)
+
+
+WHAT_TO_DO = (
+    "set 'format' for this source in site.yaml to force a reader, 'fields' to name an "
+    "export's columns, or write a reader (README: 'Writing a reader for a new dump format')"
+)
+
+
+def format_scores(scores: tuple[tuple[str, float], ...]) -> str:
+    return ", ".join(f"{name} {score:.2f}" for name, score in scores)
+
+
+def unrecognised_format(source: SourceText, scores: tuple[tuple[str, float], ...]) -> ConfsiteError:
+    return ConfsiteError(
+        source.loc(1),
+        f"not a recognised dump format (formats tried, with scores: {format_scores(scores)}); "
+        f"{WHAT_TO_DO}",
+    )
 
 
 __all__ = [

@@ -20,7 +20,10 @@ BINARY = b"title\nmore\x00\x01binary"
 READERS = ("session-2023", "session-2024", "markdown-list", "awards", "paper-listing")
 
 
-def write_project(tmp_path: Path, dumps: dict[str, bytes], formats: dict[str, str] = {}) -> Path:
+def write_project(
+    tmp_path: Path, dumps: dict[str, bytes], formats: dict[str, str] | None = None
+) -> Path:
+    formats = formats or {}
     lines = ["title: Test", "sources:"]
     for name, data in dumps.items():
         (tmp_path / name).write_bytes(data)

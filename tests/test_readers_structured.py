@@ -467,4 +467,4 @@ def test_a_header_only_source_stops_the_build(tmp_path: Path) -> None:
     (project / "site.yaml").write_text("title: T\nsources:\n  - path: papers.csv\n")
     with pytest.raises(ConfsiteError) as caught:
         build(BuildOptions(config_path=project / "site.yaml"), Diagnostics())
-    assert str(caught.value) == "papers.csv:1: no records found by the csv reader"
+    assert str(caught.value).startswith("papers.csv:1: no records found by the csv reader (")

@@ -15,7 +15,7 @@ from .check import check_site
 from .config import parse_base_url
 from .diagnostics import ConfsiteError, Diagnostics
 from .readers import reader_names
-from .terminal import Painter, failure_text, print_error, print_problems, progress_for
+from .terminal import Painter, print_error, print_failure, print_problems, progress_for
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 DEFAULT_PORT = 8000
@@ -186,7 +186,7 @@ def run_build(args: argparse.Namespace) -> int:
     except (ConfsiteError, TemplateError) as err:
         if not args.quiet:
             print_problems(diagnostics, args.verbose, sys.stderr)
-        print_error(failure_text(err), sys.stderr)
+        print_failure(err, sys.stderr)
         return EXIT_FAILED
     if not args.quiet:
         print_problems(diagnostics, args.verbose, sys.stderr)

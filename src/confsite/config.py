@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostics
-from .readers import reader_names
 from .readers.base import MAPPABLE_FIELDS, ReadOptions
+from .readers.plugins import site_registry
+from .readers.registry import Registry
 from .yamlfile import KeyPath, YamlDocument, format_key_path, load_yaml
 
 ATTENDANCE_VALUES = ("in person", "virtual")
@@ -128,7 +129,7 @@ SITE_FIELDS: dict[str, Callable[[Any], Any]] = {
 }
 SOURCE_FIELDS: dict[str, Callable[[Any], Any]] = {
     "path": _relative_path,
-    "format": _optional(_choice(reader_names())),
+    "format": _optional(_text),  # checked against the build's readers (see `source_fields`)
     "conference": _optional(_text),
     "year": _optional(_year),
     "session": _optional(_text),
@@ -140,6 +141,12 @@ DEFAULT_FIELDS: dict[str, Callable[[Any], Any]] = {
     "decision": _optional(_text),
     "attendance": _optional(_choice(ATTENDANCE_VALUES)),
 }
+
+
+def source_fields(format_names: tuple[str, ...]) -> dict[str, Callable[[Any], Any]]:
+    """The schema of a source, whose `format` names one of the build's readers: the built-in
+    ones and the site's own (see readers/plugins.py)."""
+    return {**SOURCE_FIELDS, "format": _optional(_choice(format_names))}
 
 
 def _mapping(doc: YamlDocument, value: Any, key_path: KeyPath) -> dict[str, Any]:
@@ -175,12 +182,18 @@ def _fields(
     return clean
 
 
-def _source(doc: YamlDocument, value: Any, index: int, diagnostics: Diagnostics) -> SourceConfig:
+def _source(
+    doc: YamlDocument,
+    value: Any,
+    index: int,
+    schema: dict[str, Callable[[Any], Any]],
+    diagnostics: Diagnostics,
+) -> SourceConfig:
     key_path: KeyPath = ("sources", index)
     mapping = _mapping(doc, value, key_path)
     if "path" not in mapping:
         raise doc.error(key_path, "missing required key 'path'")
-    clean = _fields(doc, mapping, key_path, SOURCE_FIELDS, diagnostics, skip=("defaults",))
+    clean = _fields(doc, mapping, key_path, schema, diagnostics, skip=("defaults",))
     defaults = SourceDefaults()
     if mapping.get("defaults") is not None:
         defaults_path = (*key_path, "defaults")
@@ -191,7 +204,9 @@ def _source(doc: YamlDocument, value: Any, index: int, diagnostics: Diagnostics)
     return SourceConfig(defaults=defaults, **{k: v for k, v in clean.items() if v is not None})
 
 
-def parse_config(doc: YamlDocument, root: Path, diagnostics: Diagnostics) -> SiteConfig:
+def parse_config(
+    doc: YamlDocument, root: Path, diagnostics: Diagnostics, readers: Registry | None = None
+) -> SiteConfig:
     mapping = _mapping(doc, doc.data, ())
     for required in ("title", "sources"):
         if required not in mapping:
@@ -200,8 +215,9 @@ def parse_config(doc: YamlDocument, root: Path, diagnostics: Diagnostics) -> Sit
     raw_sources = mapping["sources"]
     if not isinstance(raw_sources, list) or not raw_sources:
         raise doc.error(("sources",), "expected a non-empty list of sources")
+    schema = source_fields((readers or Registry()).names())
     sources = tuple(
-        _source(doc, value, index, diagnostics) for index, value in enumerate(raw_sources)
+        _source(doc, value, index, schema, diagnostics) for index, value in enumerate(raw_sources)
     )
     seen: dict[str, int] = {}
     for index, source in enumerate(sources):
@@ -213,6 +229,11 @@ def parse_config(doc: YamlDocument, root: Path, diagnostics: Diagnostics) -> Sit
     return SiteConfig(config_path=doc.path, root=root, sources=sources, **clean)
 
 
-def load_config(path: Path, diagnostics: Diagnostics) -> SiteConfig:
+def load_config(
+    path: Path, diagnostics: Diagnostics, readers: Registry | None = None
+) -> SiteConfig:
+    """The validated config; `format:` may name any of `readers` (by default the built-in
+    readers and the site's own, found beside the config)."""
     doc = load_yaml(path, str(path))
-    return parse_config(doc, path.resolve().parent, diagnostics)
+    root = path.resolve().parent
+    return parse_config(doc, root, diagnostics, readers or site_registry(root))

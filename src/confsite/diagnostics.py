@@ -39,6 +39,28 @@ class ConfsiteError(Exception):
         return (ConfsiteError, (self.loc, self.message))
 
 
+class ConfsiteErrors(ConfsiteError):
+    """Several input problems found in one pass (every source read, every reader loaded), to be
+    reported together; located at the first."""
+
+    def __init__(self, errors: list[ConfsiteError]) -> None:
+        self.errors = [single for error in errors for single in getattr(error, "errors", [error])]
+        first = self.errors[0]
+        super().__init__(first.loc, first.message)
+        self.args = ("\n".join(str(error) for error in self.errors),)
+
+    def __reduce__(self):
+        return (ConfsiteErrors, (self.errors,))
+
+
+def raise_all(errors: list[ConfsiteError]) -> None:
+    """Nothing when `errors` is empty; the error itself when there is one; else all of them."""
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise ConfsiteErrors(errors)
+
+
 @dataclass(frozen=True)
 class Problem:
     severity: str  # "warning" or "error"

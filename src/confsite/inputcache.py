@@ -1,8 +1,9 @@
 """Reading and merging, remembered between builds.
 
-A source whose bytes and settings are unchanged is not read or normalized again; when no
-input changed at all, the merged papers and the warnings merging gave are reused whole. Keys
-include a digest of confsite's code, so a new version starts afresh. Like the manifest, this
+A source whose bytes and settings are unchanged is not read or normalized again (the warnings
+its reading gave are kept with it and given again); when no input changed at all, the merged
+papers and the warnings merging gave are reused whole. Keys include a digest of confsite's code
+(and of the readers from outside it), so a new version starts afresh. Like the manifest, this
 is only a cache: anything unreadable is ignored and rebuilt.
 """
 
@@ -29,6 +30,7 @@ class ReadSource:
     detected: bool
     records: tuple[RawRecord, ...]
     entries: tuple[Entry, ...]
+    problems: tuple[Problem, ...] = ()  # the warnings reading gave (see readers/plausibility.py)
 
 
 @dataclass

@@ -27,11 +27,12 @@ from .normalize import make_entry
 from .output import build_lock, check_output_dir, site_is_intact, staged_site
 from .overrides import apply_overrides, load_overrides
 from .progress import SILENT, Progress
-from .readers import reader_by_name
+from .readers.plugins import site_registry
+from .readers.registry import Registry
 from .records import Entry, Paper
 from .render import build_fingerprint, render_site, theme_folder
 from .site import build_site
-from .sources import SourceRead, read_source
+from .sources import SourceRead, read_every_source, read_source
 
 DEFAULT_OVERRIDES = "overrides.yaml"
 
@@ -138,11 +139,18 @@ def merge_sources(
 
 
 def load_papers(
-    config: SiteConfig, diagnostics: Diagnostics
+    config: SiteConfig, readers: Registry, diagnostics: Diagnostics
 ) -> tuple[list[SourceRead], list[Paper]]:
-    reads = [read_source(config, source) for source in config.sources]
+    reads = read_every_source(config.sources, lambda source: read_source(config, source, readers))
+    report_reading(reads, diagnostics)
     entries = [normalize_source(read, index) for index, read in enumerate(reads)]
     return reads, merge_sources(config, reads, entries, diagnostics)
+
+
+def report_reading(reads: list[SourceRead], diagnostics: Diagnostics) -> None:
+    """What the plausibility checks found in each source (see readers/plausibility.py)."""
+    for read in reads:
+        diagnostics.problems.extend(read.problems)
 
 
 def _file_bytes(path: Path) -> bytes | None:
@@ -154,11 +162,15 @@ def _file_bytes(path: Path) -> bytes | None:
 
 class CachedReading:
     """Reading and merging with the input cache: unchanged sources are not read again, and
-    unchanged inputs are not merged again (the warnings merging gave are replayed)."""
+    unchanged inputs are not merged again (the warnings reading and merging gave are kept with
+    them and replayed). The code of the readers from outside the package counts in every key."""
 
-    def __init__(self, config: SiteConfig, fingerprint: bytes, folder: Path) -> None:
-        self.config, self.folder = config, folder
+    def __init__(
+        self, config: SiteConfig, fingerprint: bytes, folder: Path, readers: Registry
+    ) -> None:
+        self.config, self.folder, self.readers = config, folder, readers
         self.cache = load_input_cache(folder)
+        fingerprint += readers.code_digest.encode()
         self.keys = [
             digest(fingerprint, index, source, _file_bytes(config.resolve(source.path)))
             for index, source in enumerate(config.sources)
@@ -170,18 +182,16 @@ class CachedReading:
         self.fresh: set[int] = set()  # sources read anew, not taken from the cache
 
     def read(self) -> list[SourceRead]:
-        reads = []
-        for index, (source, key) in enumerate(zip(self.config.sources, self.keys, strict=True)):
-            hit = self.cache.sources.get(key)
-            if hit is None:
-                self.fresh.add(index)
-                reads.append(read_source(self.config, source))
-            else:
-                reader = reader_by_name(hit.reader)
-                reads.append(
-                    SourceRead(source, reader, hit.detected, hit.records, len(hit.records))
-                )
-        return reads
+        """Every source, from the cache or read anew; ConfsiteError names every bad one."""
+        return read_every_source(range(len(self.keys)), self.read_one)
+
+    def read_one(self, index: int) -> SourceRead:
+        source, hit = self.config.sources[index], self.cache.sources.get(self.keys[index])
+        if hit is None:
+            self.fresh.add(index)
+            return read_source(self.config, source, self.readers)
+        reader = self.readers.by_name(hit.reader)
+        return SourceRead(source, reader, hit.detected, hit.records, len(hit.records), hit.problems)
 
     def merge(self, reads: list[SourceRead], diagnostics: Diagnostics) -> list[Paper]:
         cache, self.cache = self.cache, InputCache()  # the old cache is not needed after this
@@ -195,7 +205,7 @@ class CachedReading:
         already = len(diagnostics.problems)
         papers = merge_sources(self.config, reads, entries, diagnostics)
         sources = {
-            key: ReadSource(read.reader.name, read.detected, read.records, group)
+            key: ReadSource(read.reader.name, read.detected, read.records, group, read.problems)
             for key, read, group in zip(self.keys, reads, entries, strict=True)
         }
         problems = diagnostics.problems[already:]
@@ -237,15 +247,17 @@ def build(
 
 def _build(options: BuildOptions, diagnostics: Diagnostics, progress: Progress) -> BuildResult:
     timer = _Timer()
-    config = load_config(options.config_path, diagnostics)
+    readers = site_registry(options.config_path.resolve().parent)
+    config = load_config(options.config_path, diagnostics, readers)
     out_dir = options.out if options.out is not None else config.resolve(config.output)
     protected = [config.root / source.path for source in config.sources] + [options.config_path]
     check_output_dir(out_dir, [*protected, config.root])
     timer.lap("config")
     fingerprint = build_fingerprint(theme_folder(config))
     cache = manifest_path(config.root, out_dir)
-    reading = CachedReading(config, fingerprint, cache.parent)
+    reading = CachedReading(config, fingerprint, cache.parent, readers)
     reads = reading.read()
+    report_reading(reads, diagnostics)
     timer.lap("read")
     papers = reading.merge(reads, diagnostics)
     reads = [read.merged() for read in reads]

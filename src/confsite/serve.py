@@ -29,9 +29,17 @@ import watchfiles
 from .config import SiteConfig, load_config
 from .diagnostics import ConfsiteError, Diagnostics
 from .pipeline import DEFAULT_OVERRIDES, BuildOptions, build
+from .readers.plugins import SITE_READERS_FOLDER
 from .render import BUILTIN_STATIC, BUILTIN_TEMPLATES
 from .summary import display_path, print_rebuild_line, print_summary
-from .terminal import Painter, failure_text, print_error, print_problems, progress_for
+from .terminal import (
+    Painter,
+    failure_lines,
+    print_error,
+    print_failure,
+    print_problems,
+    progress_for,
+)
 
 HOST = "127.0.0.1"
 LIVE_PREFIX = "/__confsite__/"
@@ -207,14 +215,15 @@ class DevServer(ThreadingHTTPServer):
 
 def watched_paths(config_path: Path, config: SiteConfig | None) -> tuple[frozenset, frozenset]:
     """(files, folders) a build reads: the config, sources and overrides; the content folder,
-    the theme and the built-in templates and assets. Missing ones count as files so that
-    creating them is noticed."""
+    the site's readers, the theme and the built-in templates and assets. Missing ones count as
+    files so that creating them is noticed."""
     files = {config_path.resolve()}
     folders = {BUILTIN_TEMPLATES.resolve(), BUILTIN_STATIC.resolve()}
     if config is not None:
         files |= {config.resolve(source.path).resolve() for source in config.sources}
         files.add(config.resolve(config.overrides or DEFAULT_OVERRIDES).resolve())
         folders.add(config.resolve(config.content).resolve())
+        folders.add(config.resolve(SITE_READERS_FOLDER).resolve())
         if config.theme_dir is not None:
             folders.add(config.resolve(config.theme_dir).resolve())
     missing = {folder for folder in folders if not folder.is_dir()}
@@ -303,15 +312,14 @@ class DevLoop:
             self.report_problems(diagnostics, force=True)
             if not isinstance(err, ConfsiteError) and args.verbose:
                 traceback.print_exc()
-            text = failure_text(err)
-            print_error(text, sys.stderr)
+            print_failure(err, sys.stderr)
             paint = Painter.for_stream(sys.stderr)
             print(
                 paint("build failed; still serving the last good site", "yellow"),
                 file=sys.stderr,
                 flush=True,
             )
-            self.live.failed(text)
+            self.live.failed("\n".join(failure_lines(err)))
             return self.read_config()
         self.report_problems(diagnostics, force=first)
         if not args.quiet:

@@ -1,16 +1,23 @@
-"""Load one configured source: bytes to checked text (HTML flattened), then pick its reader."""
+"""Load the configured sources: bytes to checked text (HTML flattened), then each read by its
+reader and checked for plausibility; every source is read before any error stops the build."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TypeVar
 
 from .config import SiteConfig, SourceConfig
-from .diagnostics import ConfsiteError, SourceLoc
+from .diagnostics import ConfsiteError, Problem, SourceLoc, raise_all
 from .htmltext import html_to_source_text, looks_like_html
-from .readers import Reader, SourceText, reader_by_name, sniff
+from .readers import WHAT_TO_DO, Reader, SourceText, format_scores
 from .readers.base import RawRecord
+from .readers.plausibility import implausible_reading
+from .readers.registry import ReaderCrash, Registry
 from .textbytes import decode_utf8
+
+Source = TypeVar("Source")
 
 MAX_SOURCE_BYTES = 256 * 1024 * 1024
 
@@ -22,6 +29,7 @@ class SourceRead:
     detected: bool  # False when the format was set in the config
     records: tuple[RawRecord, ...]  # none once merged (see `merged`)
     record_count: int  # how many it read, kept when the records are dropped
+    problems: tuple[Problem, ...] = ()  # what its records' plausibility gave (warnings)
 
     def merged(self) -> SourceRead:
         """The same read without its records, once they are merged into papers: nothing
@@ -54,13 +62,45 @@ def load_source_text(path: Path, display_path: str) -> SourceText:
     return SourceText(display_path, text)
 
 
-def read_source(config: SiteConfig, source: SourceConfig) -> SourceRead:
+def read_source(config: SiteConfig, source: SourceConfig, readers: Registry) -> SourceRead:
+    """One source read by its reader (set in the config, or detected), with the warnings its
+    records' plausibility gives; ConfsiteError says how it was read and what to do instead."""
     text = load_source_text(config.resolve(source.path), source.path)
     if source.format is not None:
-        reader, detected = reader_by_name(source.format), False
+        reader, detected = readers.by_name(source.format), False
     else:
-        reader, detected = sniff(text).reader, True
-    records = tuple(reader.read(text, source.read_options))
-    if not records:
-        raise ConfsiteError(text.loc(1), f"no records found by the {reader.name} reader")
-    return SourceRead(source, reader, detected, records, len(records))
+        reader, detected = readers.sniff(text).reader, True
+    try:
+        records = tuple(readers.read(reader, text, source.read_options))
+        if not records:
+            raise ConfsiteError(text.loc(1), f"no records found by the {reader.name} reader")
+    except ReaderCrash:
+        raise
+    except ConfsiteError as err:
+        how = how_it_was_read(text, reader, detected, readers)
+        raise ConfsiteError(err.loc, f"{err.message} ({how})") from None
+    problems = implausible_reading(text, records, reader)
+    return SourceRead(source, reader, detected, records, len(records), problems)
+
+
+def how_it_was_read(text: SourceText, reader: Reader, detected: bool, readers: Registry) -> str:
+    why = "detected" if detected else "set by 'format' in site.yaml"
+    scores = format_scores(readers.scores(text))
+    return (
+        f"read as {reader.name}, {why}; readers' scores: {scores}; "
+        f"if this is not a {reader.name} dump, {WHAT_TO_DO}"
+    )
+
+
+def read_every_source(
+    sources: Iterable[Source], read: Callable[[Source], SourceRead]
+) -> list[SourceRead]:
+    """Every source read before any error is raised, so one run reports every bad file."""
+    reads, errors = [], []
+    for source in sources:
+        try:
+            reads.append(read(source))
+        except ConfsiteError as err:
+            errors.append(err)
+    raise_all(errors)
+    return reads

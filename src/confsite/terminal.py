@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import TextIO
 
-from .diagnostics import ConfsiteError, Diagnostics, Problem
+from .diagnostics import ConfsiteError, ConfsiteErrors, Diagnostics, Problem
 from .progress import Progress
 
 ANSI = {
@@ -75,6 +75,19 @@ def failure_text(err: BaseException) -> str:
     filename, lineno = getattr(err, "filename", None), getattr(err, "lineno", None)
     where = f"{filename}:{lineno}: " if filename and lineno else ""
     return f"{where}{type(err).__name__}: {err}"
+
+
+def failure_lines(err: BaseException) -> list[str]:
+    """What stopped a build, one line per problem: a build that read every source reports
+    every bad one."""
+    if isinstance(err, ConfsiteErrors):
+        return [str(error) for error in err.errors]
+    return [failure_text(err)]
+
+
+def print_failure(err: BaseException, stream: TextIO) -> None:
+    for line in failure_lines(err):
+        print_error(line, stream)
 
 
 def print_error(message: str, stream: TextIO) -> None:

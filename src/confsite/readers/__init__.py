@@ -57,49 +57,28 @@ class SniffResult:
 
 
 def sniff(source: SourceText) -> SniffResult:
-    """Pick a reader: among those whose sniffer scores MIN_SNIFF_SCORE or more, the one whose
-    records come out most complete; ties go to the higher score, then the earlier reader."""
-    scored = [(reader, round(reader.sniff(source), 3)) for reader in READERS]
-    ranked = sorted(scored, key=lambda pair: -pair[1])
-    scores = tuple((reader.name, score) for reader, score in ranked)
-    candidates = [reader for reader, score in ranked if score >= MIN_SNIFF_SCORE]
-    if not candidates:
-        tried = ", ".join(f"{name} {score:.2f}" for name, score in scores)
-        raise ConfsiteError(
-            source.loc(1),
-            f"not a recognised dump format (formats tried, with scores: {tried}; "
-            f"set 'format' for this source in site.yaml to force one)",
-        )
-    if len(candidates) == 1:
-        return SniffResult(candidates[0], scores)
-    _raise_if_broken(ranked[0], source)
-    best = max(
-        candidates, key=lambda reader: (completeness(reader, source), -candidates.index(reader))
+    """Pick the reader for a source with the built-in readers (see `Registry.sniff`)."""
+    from .registry import Registry  # which builds on this module
+
+    return Registry().sniff(source)
+
+
+WHAT_TO_DO = (
+    "set 'format' for this source in site.yaml to force a reader, 'fields' to name an "
+    "export's columns, or write a reader (README: 'Writing a reader for a new dump format')"
+)
+
+
+def format_scores(scores: tuple[tuple[str, float], ...]) -> str:
+    return ", ".join(f"{name} {score:.2f}" for name, score in scores)
+
+
+def unrecognised_format(source: SourceText, scores: tuple[tuple[str, float], ...]) -> ConfsiteError:
+    return ConfsiteError(
+        source.loc(1),
+        f"not a recognised dump format (formats tried, with scores: {format_scores(scores)}); "
+        f"{WHAT_TO_DO}",
     )
-    return SniffResult(best, scores)
-
-
-def _raise_if_broken(best: tuple[Reader, float], source: SourceText) -> None:
-    """A file that is clearly of one format but broken (cut off mid-record) gets that format's
-    error, not a reading by another reader."""
-    reader, score = best
-    if score >= CLEAR_SNIFF_SCORE:
-        reader.read(source)
-
-
-def completeness(reader: Reader, source: SourceText) -> float:
-    """How much of what the reader read is papers: the share of records stating at least two
-    of title, authors and abstract (one, for a format that carries only one). A reader that
-    fails on the file scores nothing."""
-    try:
-        records = reader.read(source)
-    except ConfsiteError:
-        return 0.0
-    if not records:
-        return 0.0
-    needed = min(2, len(reader.carries))
-    full = sum(1 for r in records if sum(map(bool, (r.title, r.authors, r.abstract))) >= needed)
-    return round(full / len(records), 2)
 
 
 __all__ = [

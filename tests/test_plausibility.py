@@ -1,0 +1,175 @@
+"""Plausibility checks: no warning on the seeds read by their own readers; each sign fires when
+a wrong format is forced onto a file; the warnings come back when a source comes from the cache."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import REPO, SEEDS
+
+from confsite.config import load_config
+from confsite.diagnostics import Diagnostics
+from confsite.manifest import CACHE_FOLDER
+from confsite.pipeline import BuildOptions, CachedReading, build
+from confsite.readers.base import RawRecord
+from confsite.readers.plausibility import KIND, implausible_reading
+from confsite.readers.registry import Registry
+from confsite.sources import SourceText, read_source
+
+SESSION_2023 = (SEEDS / "iclr2023-poster-session-3.txt").read_text(encoding="utf-8")
+TRENDING = (SEEDS / "trending-papers.txt").read_text(encoding="utf-8")
+PROSE = (
+    "We study a question that matters to many people working in the field, and we answer it "
+    "with a method that is simple, fast and accurate on every benchmark we tried so far. "
+)
+
+
+def warnings_of(tmp_path: Path, text: str, format_name: str) -> list[str]:
+    """The implausibility warnings of `text` read as `format_name`, as `file:line: message`."""
+    (tmp_path / "dump.txt").write_text(text, encoding="utf-8")
+    config = f"title: T\nsources:\n  - path: dump.txt\n    format: {format_name}\n"
+    (tmp_path / "site.yaml").write_text(config, encoding="utf-8")
+    site = load_config(tmp_path / "site.yaml", Diagnostics())
+    read = read_source(site, site.sources[0], Registry())
+    assert all(problem.kind == KIND and problem.severity == "warning" for problem in read.problems)
+    return [f"{problem.loc}: {problem.message}" for problem in read.problems]
+
+
+def test_the_seeds_read_by_their_own_readers_give_no_warning() -> None:
+    config = load_config(REPO / "site.yaml", Diagnostics())
+    registry = Registry()
+    for source in config.sources:
+        read = read_source(config, source, registry)
+        assert read.problems == (), source.path
+
+
+def test_a_header_row_as_title(tmp_path: Path) -> None:
+    rows = [f"Paper {n}\tAnn Lee; Bo Chen\t{PROSE}" for n in range(3)]
+    found = warnings_of(tmp_path, "title\tauthors\tabstract\n" + "\n".join(rows), "paper-listing")
+    assert any("dump.txt:1: title 'title\\tauthors\\tabstract' is a header row" in w for w in found)
+
+
+@pytest.mark.parametrize("chrome", ["Login", "Home", "Schedule", "Menu", "Search", "Sponsors"])
+def test_a_menu_word_as_title(tmp_path: Path, chrome: str) -> None:
+    text = f"{chrome}\n{PROSE}\nA real title\n{PROSE}\n"
+    (found,) = warnings_of(tmp_path, text, "paper-listing")
+    assert found.startswith(f"dump.txt:1: title {chrome!r} is a menu or page-chrome item")
+
+
+@pytest.mark.parametrize("day", ["- 2006", "June 5, 2023", "2023-06-05", "Tue, Jun 6"])
+def test_a_date_as_title(tmp_path: Path, day: str) -> None:
+    found = warnings_of(tmp_path, f"A real title\n{PROSE}\n{day}\n{PROSE}\n", "paper-listing")
+    assert any(f"dump.txt:3: title {day!r} is a date" in w for w in found), found
+
+
+@pytest.mark.parametrize("count", ["12 authors", "37 upvotes", "Page 2 of 9", "1,024 citations"])
+def test_a_count_as_title(tmp_path: Path, count: str) -> None:
+    found = warnings_of(tmp_path, f"A real title\n{PROSE}\n{count}\n{PROSE}\n", "paper-listing")
+    assert any(f"dump.txt:3: title {count!r} is a count" in w for w in found), found
+
+
+def test_author_lines_as_titles_a_session_page_read_as_a_listing(tmp_path: Path) -> None:
+    found = warnings_of(tmp_path, SESSION_2023, "paper-listing")
+    first = "dump.txt:6: title 'Jonathan Hayase · Sewoong Oh' is an author list"
+    assert any(w.startswith(first) for w in found), found
+    assert any("and 1" in w and "more like it" in w for w in found)  # capped, not 135 lines
+    assert len(found) <= 8
+
+
+def test_an_author_list_repeated_as_a_title() -> None:
+    source = SourceText("dump.txt", "\n".join(["x"] * 10))
+    records = (
+        RawRecord(source.loc(1, 5), "A title", ("Ann Lee", "Bo Chen"), (), ("a",)),
+        RawRecord(source.loc(6, 10), "Bo Chen, Ann Lee", (), (), ("b",)),
+    )
+    reader = _Reader(("title", "abstract"))
+    found = [str(problem) for problem in implausible_reading(source, records, reader)]
+    assert any(
+        "dump.txt:6: warning: title 'Bo Chen, Ann Lee' repeats the author list of the record at "
+        "dump.txt:1" in w
+        for w in found
+    ), found
+
+
+def test_a_giant_abstract_and_far_fewer_records_than_rows(tmp_path: Path) -> None:
+    """A 3,000-line TSV read as a paper listing: every row is prose, so one untitled record."""
+    rows = [f"Paper {n}\tAnn Lee; Bo Chen\t{PROSE}" for n in range(3000)]
+    found = warnings_of(tmp_path, "\n".join(rows), "paper-listing")
+    assert any(w.startswith("dump.txt:1: abstract of ") and "over 20,000" in w for w in found)
+    assert any(
+        "1 records read from a file with 3000 rows of 3 tab-separated fields" in w for w in found
+    ), found
+
+
+def test_far_fewer_records_than_markdown_headings(tmp_path: Path) -> None:
+    papers = "\n".join(f"### Paper {n}\n\nAnn Lee, Bo Chen\n\n{PROSE}\n" for n in range(40))
+    found = warnings_of(tmp_path, f"## Accepted papers\n\n{papers}", "markdown-list")
+    assert any("1 records read from a file with 41 Markdown headings" in w for w in found), found
+
+
+def test_most_of_the_file_outside_every_record(tmp_path: Path) -> None:
+    """A session page forced through the Markdown reader: only a trailing heading is read."""
+    found = warnings_of(tmp_path, SESSION_2023 + "\n## Sponsors\n- Acme Corp\n", "markdown-list")
+    assert any("of the file's text is inside the 1 records read" in w for w in found), found
+    assert any("title 'Sponsors' is a menu or page-chrome item" in w for w in found), found
+
+
+def test_a_carried_field_missing_from_every_record(tmp_path: Path) -> None:
+    found = warnings_of(tmp_path, TRENDING, "session-2023")
+    assert any(
+        w.startswith("dump.txt:1: none of the 269 records has authors, which every session-2023")
+        for w in found
+    ), found
+
+
+def test_each_warning_says_how_the_file_was_read_and_what_to_do(tmp_path: Path) -> None:
+    (found,) = warnings_of(tmp_path, f"Login\n{PROSE}\nA real title\n{PROSE}\n", "paper-listing")
+    assert "read as paper-listing" in found and "set 'format'" in found
+
+
+def test_strict_fails_on_an_implausible_reading(tmp_path: Path) -> None:
+    warnings_of(tmp_path, f"Login\n{PROSE}\nA real title\n{PROSE}\n", "paper-listing")
+    diagnostics = Diagnostics(strict=True)
+    with pytest.raises(Exception, match="is a menu or page-chrome item"):
+        build(BuildOptions(config_path=tmp_path / "site.yaml", jobs=1), diagnostics)
+    assert not (tmp_path / "_site").exists()
+
+
+def test_the_warnings_come_back_when_the_source_comes_from_the_cache(tmp_path: Path) -> None:
+    warnings_of(tmp_path, f"Login\n{PROSE}\nA real title\n{PROSE}\n", "paper-listing")
+    options = BuildOptions(config_path=tmp_path / "site.yaml", jobs=1)
+    first, second = Diagnostics(), Diagnostics()
+    build(options, first)
+    (tmp_path / "site.yaml").write_text(
+        (tmp_path / "site.yaml").read_text() + "    session: Changed\n", encoding="utf-8"
+    )
+    build(options, second)  # the source's settings changed: merged anew, read from the cache
+    implausible = [[str(p) for p in d.problems if p.kind == KIND] for d in (first, second)]
+    assert implausible[0] and implausible[0] == implausible[1]
+    third = Diagnostics()
+    build(options, third)  # nothing changed: the whole reading and merging from the cache
+    assert [str(p) for p in third.problems if p.kind == KIND] == implausible[0]
+
+
+def test_a_cached_source_is_not_read_again_yet_keeps_its_warnings(tmp_path: Path) -> None:
+    warnings_of(tmp_path, f"Login\n{PROSE}\nA real title\n{PROSE}\n", "paper-listing")
+    build(BuildOptions(config_path=tmp_path / "site.yaml", jobs=1), Diagnostics())
+    config = load_config(tmp_path / "site.yaml", Diagnostics())
+    reading = CachedReading(config, _fingerprint(), tmp_path / CACHE_FOLDER, Registry())
+    (read,) = reading.read()
+    assert reading.fresh == set()
+    assert [problem.kind for problem in read.problems] == [KIND]
+
+
+def _fingerprint() -> bytes:
+    from confsite.render import build_fingerprint
+
+    return build_fingerprint(None)
+
+
+class _Reader:
+    name = "test"
+
+    def __init__(self, carries: tuple[str, ...]) -> None:
+        self.carries = carries

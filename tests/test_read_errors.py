@@ -75,7 +75,7 @@ def test_each_error_names_the_readers_tried_and_what_to_do(tmp_path: Path) -> No
 
 def test_a_forced_format_that_fails_says_it_was_forced(tmp_path: Path) -> None:
     project = write_project(
-        tmp_path, {"a.txt": UNKNOWN, "b.txt": GOOD}, {"a.txt": "markdown-list", "b.txt": "no-such-format"}
+        tmp_path, {"a.txt": UNKNOWN, "b.txt": GOOD}, {"a.txt": "markdown-list", "b.txt": "nonesuch"}
     )
     # an unknown format is a config error, found before any source is read
     (error,) = error_lines(run_cli(project, "build").stderr)

@@ -52,6 +52,7 @@ def text_source(text: str, path: str = "export") -> SourceText:
         ("papers.tsv", "tsv"),
         ("nested.json", "json"),
         ("array.json", "json"),
+        ("openreview_keyed.json", "json"),
         ("header_only.json", "json"),
         ("papers.jsonl", "jsonl"),
         ("papers.yml", "yaml"),
@@ -178,6 +179,26 @@ def test_json_array_with_camel_case_keys_and_an_untitled_object() -> None:
     ]
 
 
+def test_openreview_json_keyed_by_id_with_fields_under_content() -> None:
+    assert [stated(record) for record in read("openreview_keyed.json")] == [
+        {
+            "loc": (2, 10),
+            "title": "Keyed By Forum Id",
+            "authors": ("Tomas Vidal", "Una Berg"),
+            "abstract": ("Fields one level down.",),
+        },
+        # OpenReview's newer API wraps each field as {"value": ...}
+        {"loc": (11, 14), "title": "Wrapped Values", "authors": ("Vera Lind",)},
+    ]
+
+
+def test_openreview_json_list_with_fields_under_content() -> None:
+    assert [stated(record) for record in read("openreview_list.json")] == [
+        {"loc": (2, 2), "title": "Listed With Content", "authors": ("Wen Zhao",)},
+        {"loc": (3, 3), "title": "Second Listed", "authors": ("Xia Park",)},
+    ]
+
+
 def test_json_lines_rows_may_spell_fields_differently() -> None:
     assert [stated(record) for record in read("papers.jsonl")] == [
         {
@@ -219,6 +240,13 @@ def test_yaml_plain_list() -> None:
     assert [stated(record) for record in read("list.yaml")] == [
         {"loc": (1, 2), "title": "Just A List", "authors": ("Finn Cole", "Gia Romano")},
         {"loc": (3, 4), "title": "Second Of The List", "authors": ("Hal Ode",)},
+    ]
+
+
+def test_yaml_mapping_of_papers_keyed_by_id() -> None:
+    assert [stated(record) for record in read("keyed.yml")] == [
+        {"loc": (2, 4), "title": "First Keyed", "authors": ("Yara Holt",)},
+        {"loc": (6, 8), "title": "Second Keyed", "authors": ("Zane Ito",)},
     ]
 
 

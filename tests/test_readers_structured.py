@@ -350,6 +350,46 @@ def test_author_objects() -> None:
     assert authors.affiliations == ("MIT", "", "ETH", "CMU")
 
 
+def test_an_empty_author_object_is_no_author() -> None:
+    authors = parse_authors(
+        [{"first_name": "Ann", "last_name": "Lee"}, {"first_name": "", "last_name": ""}, {}]
+    )
+    assert (authors.names, authors.affiliations) == (("Ann Lee",), ())
+
+
+def test_semicolons_inside_affiliations_do_not_split_names() -> None:
+    authors = parse_authors("Ann Lee (MIT; CSAIL); Bo Kim (ETH)")
+    assert (authors.names, authors.affiliations) == (("Ann Lee", "Bo Kim"), ("MIT; CSAIL", "ETH"))
+
+
+@pytest.mark.parametrize(
+    ("items", "names", "affiliations"),
+    [
+        (
+            ["Ann Lee (Lab One", "Univ Two)", "Bo Kim"],
+            ("Ann Lee", "Bo Kim"),
+            ("Lab One, Univ Two", ""),
+        ),
+        (  # a nested parenthesis split off, down to a lone ")"
+            [{"author": "Cy Wu (Lab (LX)"}, {"author": ")"}, {"author": "Di Ho (Univ)"}],
+            ("Cy Wu", "Di Ho"),
+            ("Lab (LX)", "Univ"),
+        ),
+        (["Ed Fox (never closed", "Fay Ito"], ("Ed Fox (never closed", "Fay Ito"), ()),
+    ],
+)
+def test_author_arrays_split_inside_an_affiliation_are_joined_again(
+    items: list, names: tuple, affiliations: tuple
+) -> None:
+    authors = parse_authors(items)
+    assert (authors.names, authors.affiliations) == (names, affiliations)
+
+
+def test_tabs_and_no_break_spaces_inside_names_are_spaces() -> None:
+    assert parse_authors(["Gus\t Hale", "Ivy\u00a0Jun"]).names == ("Gus Hale", "Ivy Jun")
+    assert parse_authors("Gus \tHale, Ivy\u00a0Jun").names == ("Gus Hale", "Ivy Jun")
+
+
 def test_names_without_affiliations_state_none() -> None:
     assert parse_authors(["Ann Lee", "Bo Kim"]).affiliations == ()
 

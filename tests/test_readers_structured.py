@@ -123,6 +123,14 @@ def test_csv_records() -> None:
     ]
 
 
+def test_csv_cells_keep_a_literal_backslash_n_as_written() -> None:
+    # Some exports write line breaks as the two characters \n, which TeX (\nabla) also
+    # starts with: the reader cannot tell them apart and keeps both.
+    text = 'title,abstract\nBackslashes,"One\\ntwo; $\\nabla f$."\n'
+    [record] = reader_by_name("csv").read(text_source(text))
+    assert record.abstract == ("One\\ntwo; $\\nabla f$.",)
+
+
 def test_tsv_records_with_inline_affiliations() -> None:
     assert [stated(record) for record in read("papers.tsv")] == [
         {
@@ -279,6 +287,14 @@ def test_bibtex_entries_with_and_without_abstracts() -> None:
         (r"A --- B, ``quoted''", "A — B, “quoted”"),
         (r"$\mathcal{O}(n)$ time \& space", r"$\mathcal{O}(n)$ time & space"),
         ("100% sure", "100% sure"),
+        (r"Stra\ss e and {\ss}", "Straße and ß"),
+        # commands other than accents are kept as written, a paper's own macro too
+        (r"a \emph{safe set} by \method{}", r"a \emph{safe set} by \method{}"),
+        (r"known as {\it Log Linear Learning}", r"known as {\it Log Linear Learning}"),
+        (r"\textit{Ver} and {Y}ou", r"\textit{Ver} and You"),
+        # a file escaped once too often: the escaping undone once
+        (r"D\$^3\$epth", "D$^3$epth"),
+        (r"\\textit\{SPO\} \$\\mathcal\{D\_\{i\}\}\$", r"\textit{SPO} $\mathcal{D_{i}}$"),
     ],
 )
 def test_bibtex_tex_to_unicode_keeps_math(tex: str, text: str) -> None:
@@ -290,6 +306,14 @@ def test_bibtex_names() -> None:
         "Jean de la Fontaine",
         "Søren Østergaard",
         "Ng",
+    )
+
+
+def test_bibtex_names_with_a_suffix_or_a_lower_case_particle_written_last() -> None:
+    # PMLR writes the suffix where the surname goes, and "de" after the given name
+    assert bibtex_names("III, William R. Johnson and Sa, Massimiliano de") == (
+        "William R. Johnson III",
+        "Massimiliano de Sa",
     )
 
 

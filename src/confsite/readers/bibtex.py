@@ -35,8 +35,24 @@ BIBTEX_FIELDS = {
 }
 LINK_FIELDS = ("url", "pdf")
 DOI_PREFIX = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)", re.IGNORECASE)
-# In BibTeX values "%" is a percent sign, not the start of a TeX comment.
-UNESCAPED_PERCENT = re.compile(r"(?<!\\)%")
+# The TeX in BibTeX values that decode_latex looks at; the text between is plain.
+TEX_TOKEN = re.compile(
+    r"(?P<math>(?<!\\)\$\$.+?(?<!\\)\$\$|(?<!\\)\$[^$]+?(?<!\\)\$)"
+    r"|(?P<accent>\\[\"'`^~=.]\s*(?:\{\s*\\?[A-Za-z]\s*\}|\\?[A-Za-z])"
+    r"|\\[Hcvudbrkt](?:\s*\{\s*\\?[A-Za-z]\s*\}|\s+[A-Za-z]))"
+    r"|(?P<letter>\\(?:ss|ae|AE|oe|OE|aa|AA|o|O|l|L|i|j)(?![A-Za-z])(?:\s*\{\}|\s)?)"
+    r"|(?P<command>\\\\?[A-Za-z]+\*?)"
+    r"|(?P<escape>\\[&%$_#{}])"
+    r"|(?P<linebreak>\\\\)"
+    r"|(?P<space>\\[\s,;:!>]|~)"
+    r"|(?P<hyphen>\\[-/])"
+    r"|(?P<open>\{)|(?P<close>\})",
+    re.DOTALL,
+)
+TOKEN_TEXT = {"linebreak": " ", "space": " ", "hyphen": ""}
+# A group opening with a command ({\it x}) is kept whole; one opening with a letter ({\ss}) not.
+COMMAND_AHEAD = re.compile(r"\s*\\\\?(?!(?:ss|ae|AE|oe|OE|aa|AA)(?![A-Za-z]))[A-Za-z]{2,}")
+TEX_LIGATURES = (("---", "\u2014"), ("--", "\u2013"), ("``", "\u201c"), ("''", "\u201d"))
 URL_ESCAPE = re.compile(r"\\([_%&#~])")
 
 # The parser logs each broken entry; the reader reports it as an error with its line instead.
@@ -114,14 +130,58 @@ def bibtex_names(text: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=10_000)  # author names repeat across entries
 def decode_latex(text: str) -> str:
-    """TeX accents, escapes and case-protecting braces to Unicode text; math kept as written."""
+    """BibTeX's TeX made plain text where it only spells characters: accents and special
+    letters to Unicode, escapes to their characters, case-protecting braces dropped, ties and
+    dashes and quotes typeset. Math and every other command (\\emph{..}, a paper's own
+    \\method) are kept as written, for the later stages that render them."""
     if not text:
         return ""
+    out: list[str] = []
+    kept_groups: list[bool] = []  # for each open brace: whether it is written out
+    argument_next = False  # a brace right after a command (or its argument) is an argument
+    position = 0
+    for match in TEX_TOKEN.finditer(text):
+        between = text[position : match.start()]
+        out.append(_typeset(between))
+        argument_next &= not between
+        position = match.end()
+        kind, token = match.lastgroup, match.group()
+        if kind == "open":
+            kept_groups.append(argument_next or bool(COMMAND_AHEAD.match(text, position)))
+            out.append("{" if kept_groups[-1] else "")
+            argument_next = False
+        elif kind == "close":
+            argument_next = kept_groups.pop() if kept_groups else False
+            out.append("}" if argument_next else "")
+        else:
+            out.append(_token_text(kind, token))
+            argument_next = kind == "command"
+    out.append(_typeset(text[position:]))
+    return " ".join("".join(out).split())
+
+
+def _token_text(kind: str | None, token: str) -> str:
+    if kind == "command":  # "\\\\textit" in a file escaped once too often: "\\textit"
+        return "\\" + token.lstrip("\\")
+    if kind in ("accent", "letter"):
+        return _tex_character(token.strip())
+    if kind == "escape":
+        return token[1]
+    return TOKEN_TEXT.get(kind or "", token)  # math as written
+
+
+def _typeset(text: str) -> str:
+    for ligature, character in TEX_LIGATURES:
+        text = text.replace(ligature, character)
+    return text
+
+
+@lru_cache(maxsize=1_000)
+def _tex_character(tex: str) -> str:
     try:
-        decoded = _latex.latex_to_text(UNESCAPED_PERCENT.sub(r"\\%", text))
+        return _latex.latex_to_text(tex)
     except Exception:  # pylatexenc is tolerant; keep the raw text if it is not
-        decoded = text
-    return " ".join(decoded.split())
+        return tex
 
 
 def _fields(entry: Entry) -> dict[str, str]:

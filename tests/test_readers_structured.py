@@ -17,7 +17,7 @@ from confsite.pipeline import BuildOptions, build
 from confsite.readers import READERS, reader_by_name, sniff
 from confsite.readers.author_lists import clean_name, parse_authors, split_author_string
 from confsite.readers.base import NO_OPTIONS, RawRecord, ReadOptions, SourceText
-from confsite.readers.bibtex import bibtex_names, decode_latex
+from confsite.readers.bibtex import SkippedEntry, bibtex_names, decode_latex
 from confsite.readers.fields import map_fields
 from confsite.sources import load_source_text
 
@@ -299,6 +299,45 @@ def test_bibtex_entries_with_and_without_abstracts() -> None:
 )
 def test_bibtex_tex_to_unicode_keeps_math(tex: str, text: str) -> None:
     assert decode_latex(tex) == text
+
+
+def test_bibtex_file_with_one_bad_entry_skips_it_with_a_warning() -> None:
+    with pytest.warns(SkippedEntry) as caught:
+        records = read("one_bad_entry.bib")
+    assert [(record.title, record.authors) for record in records] == [
+        ("Read Before", ("Ann Lee",)),
+        ("Read After", ("Cy Wu",)),
+    ]
+    [warning] = caught
+    assert str(warning.message).startswith(
+        "one_bad_entry.bib:6: invalid BibTeX entry: Expected a `=` after entry key"
+    )
+    assert warning.message.loc == SourceLoc("one_bad_entry.bib", 6, 6)
+
+
+def test_bibtex_author_fields_written_as_comma_lists() -> None:
+    assert [(record.title, record.authors) for record in read("comma_lists.bib")] == [
+        ("Three In A Row", ("Ann Lee", "Bo Kim", "Cy Wu")),
+        # two whole names are a list too, in a file that writes its author fields so
+        ("Just Two", ("Di Ho", "Ed Fox")),
+        ("With An Oxford Comma", ("Fay Ito", "Gus Hale", "Ivy Jun")),
+        ("The Title and Nothing Else", ()),  # the title pasted into the author field
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        # alone, two whole names are read as BibTeX's "Last, First"
+        ("Garcia Lopez, Maria Jose", ("Maria Jose Garcia Lopez",)),
+        (
+            "van der Berg, Jan Piet and Smith, Jr., John",
+            ("Jan Piet van der Berg", "John Smith, Jr."),
+        ),
+    ],
+)
+def test_bibtex_names_with_commas_that_are_no_list(text: str, names: tuple) -> None:
+    assert bibtex_names(text) == names
 
 
 def test_bibtex_names() -> None:

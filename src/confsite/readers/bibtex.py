@@ -1,5 +1,6 @@
 """BibTeX files (parsed by bibtexparser): one record per entry, TeX accents and escapes made
-Unicode, math kept as written; @string, @preamble, @comment and @proceedings are no papers."""
+Unicode, math and other commands kept as written; @string, @preamble, @comment and
+@proceedings are no papers. An entry that cannot be parsed is skipped with a warning."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ from confsite.pipeline import BuildOptions, build
 from confsite.readers import READERS, reader_by_name, sniff
 from confsite.readers.author_lists import clean_name, parse_authors, split_author_string
 from confsite.readers.base import NO_OPTIONS, RawRecord, ReadOptions, SourceText
-from confsite.readers.bibtex import bibtex_names, decode_latex
+from confsite.readers.bibtex import SkippedEntry, bibtex_names, decode_latex
 from confsite.readers.fields import map_fields
 from confsite.sources import load_source_text
 
@@ -52,6 +52,7 @@ def text_source(text: str, path: str = "export") -> SourceText:
         ("papers.tsv", "tsv"),
         ("nested.json", "json"),
         ("array.json", "json"),
+        ("openreview_keyed.json", "json"),
         ("header_only.json", "json"),
         ("papers.jsonl", "jsonl"),
         ("papers.yml", "yaml"),
@@ -122,6 +123,14 @@ def test_csv_records() -> None:
     ]
 
 
+def test_csv_cells_keep_a_literal_backslash_n_as_written() -> None:
+    # Some exports write line breaks as the two characters \n, which TeX (\nabla) also
+    # starts with: the reader cannot tell them apart and keeps both.
+    text = 'title,abstract\nBackslashes,"One\\ntwo; $\\nabla f$."\n'
+    [record] = reader_by_name("csv").read(text_source(text))
+    assert record.abstract == ("One\\ntwo; $\\nabla f$.",)
+
+
 def test_tsv_records_with_inline_affiliations() -> None:
     assert [stated(record) for record in read("papers.tsv")] == [
         {
@@ -178,6 +187,26 @@ def test_json_array_with_camel_case_keys_and_an_untitled_object() -> None:
     ]
 
 
+def test_openreview_json_keyed_by_id_with_fields_under_content() -> None:
+    assert [stated(record) for record in read("openreview_keyed.json")] == [
+        {
+            "loc": (2, 10),
+            "title": "Keyed By Forum Id",
+            "authors": ("Tomas Vidal", "Una Berg"),
+            "abstract": ("Fields one level down.",),
+        },
+        # OpenReview's newer API wraps each field as {"value": ...}
+        {"loc": (11, 14), "title": "Wrapped Values", "authors": ("Vera Lind",)},
+    ]
+
+
+def test_openreview_json_list_with_fields_under_content() -> None:
+    assert [stated(record) for record in read("openreview_list.json")] == [
+        {"loc": (2, 2), "title": "Listed With Content", "authors": ("Wen Zhao",)},
+        {"loc": (3, 3), "title": "Second Listed", "authors": ("Xia Park",)},
+    ]
+
+
 def test_json_lines_rows_may_spell_fields_differently() -> None:
     assert [stated(record) for record in read("papers.jsonl")] == [
         {
@@ -222,6 +251,13 @@ def test_yaml_plain_list() -> None:
     ]
 
 
+def test_yaml_mapping_of_papers_keyed_by_id() -> None:
+    assert [stated(record) for record in read("keyed.yml")] == [
+        {"loc": (2, 4), "title": "First Keyed", "authors": ("Yara Holt",)},
+        {"loc": (6, 8), "title": "Second Keyed", "authors": ("Zane Ito",)},
+    ]
+
+
 def test_bibtex_entries_with_and_without_abstracts() -> None:
     assert [stated(record) for record in read("papers.bib")] == [
         {
@@ -251,10 +287,57 @@ def test_bibtex_entries_with_and_without_abstracts() -> None:
         (r"A --- B, ``quoted''", "A — B, “quoted”"),
         (r"$\mathcal{O}(n)$ time \& space", r"$\mathcal{O}(n)$ time & space"),
         ("100% sure", "100% sure"),
+        (r"Stra\ss e and {\ss}", "Straße and ß"),
+        # commands other than accents are kept as written, a paper's own macro too
+        (r"a \emph{safe set} by \method{}", r"a \emph{safe set} by \method{}"),
+        (r"known as {\it Log Linear Learning}", r"known as {\it Log Linear Learning}"),
+        (r"\textit{Ver} and {Y}ou", r"\textit{Ver} and You"),
+        # a file escaped once too often: the escaping undone once
+        (r"D\$^3\$epth", "D$^3$epth"),
+        (r"\\textit\{SPO\} \$\\mathcal\{D\_\{i\}\}\$", r"\textit{SPO} $\mathcal{D_{i}}$"),
     ],
 )
 def test_bibtex_tex_to_unicode_keeps_math(tex: str, text: str) -> None:
     assert decode_latex(tex) == text
+
+
+def test_bibtex_file_with_one_bad_entry_skips_it_with_a_warning() -> None:
+    with pytest.warns(SkippedEntry) as caught:
+        records = read("one_bad_entry.bib")
+    assert [(record.title, record.authors) for record in records] == [
+        ("Read Before", ("Ann Lee",)),
+        ("Read After", ("Cy Wu",)),
+    ]
+    [warning] = caught
+    assert str(warning.message).startswith(
+        "one_bad_entry.bib:6: invalid BibTeX entry: Expected a `=` after entry key"
+    )
+    assert warning.message.loc == SourceLoc("one_bad_entry.bib", 6, 6)
+
+
+def test_bibtex_author_fields_written_as_comma_lists() -> None:
+    assert [(record.title, record.authors) for record in read("comma_lists.bib")] == [
+        ("Three In A Row", ("Ann Lee", "Bo Kim", "Cy Wu")),
+        # two whole names are a list too, in a file that writes its author fields so
+        ("Just Two", ("Di Ho", "Ed Fox")),
+        ("With An Oxford Comma", ("Fay Ito", "Gus Hale", "Ivy Jun")),
+        ("The Title and Nothing Else", ()),  # the title pasted into the author field
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        # alone, two whole names are read as BibTeX's "Last, First"
+        ("Garcia Lopez, Maria Jose", ("Maria Jose Garcia Lopez",)),
+        (
+            "van der Berg, Jan Piet and Smith, Jr., John",
+            ("Jan Piet van der Berg", "John Smith, Jr."),
+        ),
+    ],
+)
+def test_bibtex_names_with_commas_that_are_no_list(text: str, names: tuple) -> None:
+    assert bibtex_names(text) == names
 
 
 def test_bibtex_names() -> None:
@@ -262,6 +345,14 @@ def test_bibtex_names() -> None:
         "Jean de la Fontaine",
         "Søren Østergaard",
         "Ng",
+    )
+
+
+def test_bibtex_names_with_a_suffix_or_a_lower_case_particle_written_last() -> None:
+    # PMLR writes the suffix where the surname goes, and "de" after the given name
+    assert bibtex_names("III, William R. Johnson and Sa, Massimiliano de") == (
+        "William R. Johnson III",
+        "Massimiliano de Sa",
     )
 
 
@@ -320,6 +411,46 @@ def test_author_objects() -> None:
     )
     assert authors.names == ("Ann Lee", "Bo Kim", "Cy Wu", "Di Ho")
     assert authors.affiliations == ("MIT", "", "ETH", "CMU")
+
+
+def test_an_empty_author_object_is_no_author() -> None:
+    authors = parse_authors(
+        [{"first_name": "Ann", "last_name": "Lee"}, {"first_name": "", "last_name": ""}, {}]
+    )
+    assert (authors.names, authors.affiliations) == (("Ann Lee",), ())
+
+
+def test_semicolons_inside_affiliations_do_not_split_names() -> None:
+    authors = parse_authors("Ann Lee (MIT; CSAIL); Bo Kim (ETH)")
+    assert (authors.names, authors.affiliations) == (("Ann Lee", "Bo Kim"), ("MIT; CSAIL", "ETH"))
+
+
+@pytest.mark.parametrize(
+    ("items", "names", "affiliations"),
+    [
+        (
+            ["Ann Lee (Lab One", "Univ Two)", "Bo Kim"],
+            ("Ann Lee", "Bo Kim"),
+            ("Lab One, Univ Two", ""),
+        ),
+        (  # a nested parenthesis split off, down to a lone ")"
+            [{"author": "Cy Wu (Lab (LX)"}, {"author": ")"}, {"author": "Di Ho (Univ)"}],
+            ("Cy Wu", "Di Ho"),
+            ("Lab (LX)", "Univ"),
+        ),
+        (["Ed Fox (never closed", "Fay Ito"], ("Ed Fox (never closed", "Fay Ito"), ()),
+    ],
+)
+def test_author_arrays_split_inside_an_affiliation_are_joined_again(
+    items: list, names: tuple, affiliations: tuple
+) -> None:
+    authors = parse_authors(items)
+    assert (authors.names, authors.affiliations) == (names, affiliations)
+
+
+def test_tabs_and_no_break_spaces_inside_names_are_spaces() -> None:
+    assert parse_authors(["Gus\t Hale", "Ivy\u00a0Jun"]).names == ("Gus Hale", "Ivy Jun")
+    assert parse_authors("Gus \tHale, Ivy\u00a0Jun").names == ("Gus Hale", "Ivy Jun")
 
 
 def test_names_without_affiliations_state_none() -> None:

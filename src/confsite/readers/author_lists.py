@@ -55,11 +55,12 @@ def parse_authors(value: Any) -> AuthorList:
     """An author list from an array (of names or author objects) or one string."""
     if isinstance(value, list):
         pairs: list[tuple[str, str]] = []
-        for item in value:
-            if isinstance(item, Mapping):
-                pairs.append(author_from_mapping(item))
+        for author in _rejoined([_raw_author(item) for item in value]):
+            if author.from_object:
+                name, affiliation = clean_name(author.name)
+                pairs.append((name, author.affiliation or affiliation))
             else:
-                pairs.extend(_string_authors(scalar_text(item) or ""))
+                pairs.extend(_string_authors(author.name))
         return AuthorList.of(pairs)
     if isinstance(value, Mapping):  # a lone author object
         return AuthorList.of([author_from_mapping(value)])
@@ -68,7 +69,25 @@ def parse_authors(value: Any) -> AuthorList:
 
 def author_from_mapping(mapping: Mapping[str, Any]) -> tuple[str, str]:
     """({name} | {first_name, last_name} | {given, family}, with an optional affiliation)."""
-    by_key = {key_of(str(key)): value for key, value in mapping.items()}
+    author = _raw_author(mapping)
+    name, affiliation = clean_name(author.name)
+    return name, author.affiliation or affiliation
+
+
+@dataclass(frozen=True)
+class _RawAuthor:
+    """An item of an author array as written: an object's name (one person) and affiliation,
+    or a text that may name several."""
+
+    name: str
+    affiliation: str = ""
+    from_object: bool = False
+
+
+def _raw_author(item: Any) -> _RawAuthor:
+    if not isinstance(item, Mapping):
+        return _RawAuthor(scalar_text(item) or "")
+    by_key = {key_of(str(key)): value for key, value in item.items()}
 
     def first_of(keys: tuple[str, ...]) -> str:
         return next((text for key in keys if (text := scalar_text(by_key.get(key)))), "")
@@ -81,7 +100,33 @@ def author_from_mapping(mapping: Mapping[str, Any]) -> tuple[str, str]:
     affiliation = by_key.get(next((k for k in AFFILIATION_KEYS if k in by_key), ""))
     if isinstance(affiliation, Mapping):  # {"institution": {"name": ...}}
         affiliation = author_from_mapping(affiliation)[0]
-    return clean_name(name)[0], scalar_text(affiliation) or ""
+    return _RawAuthor(name, scalar_text(affiliation) or "", from_object=True)
+
+
+def _rejoined(authors: list[_RawAuthor]) -> list[_RawAuthor]:
+    """Items an export split at the commas inside an affiliation, joined again:
+    ["Jeffrey Byrne (STR", "Visym Labs)"] is one author. An item opening more parentheses
+    than it closes takes the items after it up to the one that closes them, if one does."""
+    joined: list[_RawAuthor] = []
+    index = 0
+    while index < len(authors):
+        author, end = authors[index], index + 1
+        depth = _open_parentheses(author.name)
+        while depth > 0 and end < len(authors):
+            depth += _open_parentheses(authors[end].name)
+            end += 1
+        if depth == 0 and end > index + 1:
+            name = ", ".join(part.name for part in authors[index:end])
+            author = _RawAuthor(name, author.affiliation, author.from_object)
+        else:
+            end = index + 1
+        joined.append(author)
+        index = end
+    return joined
+
+
+def _open_parentheses(text: str) -> int:
+    return text.count("(") - text.count(")")
 
 
 def split_author_string(text: str) -> list[str]:
@@ -106,7 +151,7 @@ def clean_name(raw: str) -> tuple[str, str]:
     affiliation = ""
     match = NAME_WITH_AFFILIATION.match(raw.strip())
     if match:
-        raw, affiliation = match["name"], match["affiliation"].strip()
+        raw, affiliation = match["name"], match["affiliation"].strip(" ,;")
     name = " ".join(FOOTNOTE.sub("", MARKERS.sub("", raw)).split())
     if NOT_A_NAME.match(name):
         return "", ""

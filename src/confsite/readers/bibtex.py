@@ -1,10 +1,12 @@
 """BibTeX files (parsed by bibtexparser): one record per entry, TeX accents and escapes made
-Unicode, math kept as written; @string, @preamble, @comment and @proceedings are no papers."""
+Unicode, math and other commands kept as written; @string, @preamble, @comment and
+@proceedings are no papers. An entry that cannot be parsed is skipped with a warning."""
 
 from __future__ import annotations
 
 import logging
 import re
+import warnings
 from functools import lru_cache
 from pathlib import PurePath
 
@@ -16,7 +18,7 @@ from bibtexparser.middlewares.names import (
 from bibtexparser.model import DuplicateBlockKeyBlock, Entry, ParsingFailedBlock
 from pylatexenc.latex2text import LatexNodes2Text
 
-from ..diagnostics import ConfsiteError
+from ..diagnostics import ConfsiteError, SourceLoc
 from .base import NO_OPTIONS, RawRecord, ReadOptions, SourceText
 from .values import KEYWORD_SEPARATORS, http_links, labels, paragraphs
 
@@ -35,11 +37,27 @@ BIBTEX_FIELDS = {
 }
 LINK_FIELDS = ("url", "pdf")
 DOI_PREFIX = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)", re.IGNORECASE)
-# In BibTeX values "%" is a percent sign, not the start of a TeX comment.
-UNESCAPED_PERCENT = re.compile(r"(?<!\\)%")
+# The TeX in BibTeX values that decode_latex looks at; the text between is plain.
+TEX_TOKEN = re.compile(
+    r"(?P<math>(?<!\\)\$\$.+?(?<!\\)\$\$|(?<!\\)\$[^$]+?(?<!\\)\$)"
+    r"|(?P<accent>\\[\"'`^~=.]\s*(?:\{\s*\\?[A-Za-z]\s*\}|\\?[A-Za-z])"
+    r"|\\[Hcvudbrkt](?:\s*\{\s*\\?[A-Za-z]\s*\}|\s+[A-Za-z]))"
+    r"|(?P<letter>\\(?:ss|ae|AE|oe|OE|aa|AA|o|O|l|L|i|j)(?![A-Za-z])(?:\s*\{\}|\s)?)"
+    r"|(?P<command>\\\\?[A-Za-z]+\*?)"
+    r"|(?P<escape>\\[&%$_#{}])"
+    r"|(?P<linebreak>\\\\)"
+    r"|(?P<space>\\[\s,;:!>]|~)"
+    r"|(?P<hyphen>\\[-/])"
+    r"|(?P<open>\{)|(?P<close>\})",
+    re.DOTALL,
+)
+TOKEN_TEXT = {"linebreak": " ", "space": " ", "hyphen": ""}
+# A group opening with a command ({\it x}) is kept whole; one opening with a letter ({\ss}) not.
+COMMAND_AHEAD = re.compile(r"\s*\\\\?(?!(?:ss|ae|AE|oe|OE|aa|AA)(?![A-Za-z]))[A-Za-z]{2,}")
+TEX_LIGATURES = (("---", "\u2014"), ("--", "\u2013"), ("``", "\u201c"), ("''", "\u201d"))
 URL_ESCAPE = re.compile(r"\\([_%&#~])")
 
-# The parser logs each broken entry; the reader reports it as an error with its line instead.
+# The parser logs each broken entry; the reader reports it with its line instead.
 logging.getLogger("bibtexparser").addHandler(logging.NullHandler())
 _latex = LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=False)
 
@@ -59,20 +77,39 @@ def _significant(line: str) -> str:
     return "" if text.startswith("%") else text
 
 
+class SkippedEntry(UserWarning):
+    """An entry the parser could not read, skipped so that the rest of the file is still read.
+    Readers return records only, so this goes out as a Python warning (printed once by
+    default); a build can catch it with `warnings.catch_warnings(record=True)` around `read`
+    and report it with its location."""
+
+    def __init__(self, loc: SourceLoc, message: str) -> None:
+        super().__init__(f"{loc}: {message} (entry skipped)")
+        self.loc = loc
+        self.message = message
+
+
 def read(source: SourceText, options: ReadOptions = NO_OPTIONS) -> list[RawRecord]:
     library = bibtexparser.parse_string(source.text)
-    records = []
+    entries, failures = [], []
     for block in library.blocks:
         if isinstance(block, DuplicateBlockKeyBlock):  # a paper listed twice is merged later
             block = block.ignore_error_block
         elif isinstance(block, ParsingFailedBlock):
-            raise ConfsiteError(source.loc(block.start_line + 1), _failure(block))
+            failures.append(ConfsiteError(source.loc(block.start_line + 1), _failure(block)))
         if isinstance(block, Entry) and block.entry_type.lower() not in NOT_PAPERS:
-            records.append(_record(source, block, options))
+            entries.append(block)
+    author_field = (options.field_name("authors") or BIBTEX_FIELDS["authors"]).lower()
+    comma_lists = writes_comma_lists([_fields(entry).get(author_field, "") for entry in entries])
+    records = [_record(source, entry, options, comma_lists) for entry in entries]
+    if failures and not records:
+        raise failures[0]
+    for failure in failures:
+        warnings.warn(SkippedEntry(failure.loc, failure.message), stacklevel=2)
     return records
 
 
-def _record(source: SourceText, entry: Entry, options: ReadOptions) -> RawRecord:
+def _record(source: SourceText, entry: Entry, options: ReadOptions, comma_lists: bool) -> RawRecord:
     fields = _fields(entry)
 
     def value(record_field: str) -> str:
@@ -81,10 +118,13 @@ def _record(source: SourceText, entry: Entry, options: ReadOptions) -> RawRecord
 
     first_line = entry.start_line + 1
     title = decode_latex(value("title"))
+    # An author field holding the entry's title (pasted in the wrong field) names nobody.
+    pasted_title = bool(title) and decode_latex(value("authors")) == title
+    authors = () if pasted_title else bibtex_names(value("authors"), comma_lists)
     return RawRecord(
         loc=source.loc(first_line, first_line + entry.raw.count("\n")),
         title=title or None,
-        authors=bibtex_names(value("authors")),
+        authors=authors,
         abstract=tuple(decode_latex(part) for part in paragraphs(value("abstract"))),
         links=_links(fields, options),
         keywords=tuple(map(decode_latex, labels(value("keywords"), KEYWORD_SEPARATORS))),
@@ -96,11 +136,18 @@ def _record(source: SourceText, entry: Entry, options: ReadOptions) -> RawRecord
     )
 
 
-def bibtex_names(text: str) -> tuple[str, ...]:
-    """ "Last, First and First Last and others" as ("First Last", "First Last")."""
+def bibtex_names(text: str, comma_lists: bool = False) -> tuple[str, ...]:
+    """ "Last, First and First Last and others" as ("First Last", "First Last"). Some
+    generated files write "First Last, First Last" instead: a part of that form is split at
+    its commas when it can be no single name (see `_comma_list`), or when `comma_lists` says
+    the file writes its names so and every piece is a whole name."""
     names = []
     for person in split_multiple_persons_names(text):
         if person.strip().lower() == "others":  # BibTeX's "et al."
+            continue
+        pieces = _comma_list(person, comma_lists)
+        if pieces:
+            names.extend(pieces)
             continue
         parts = parse_single_name_into_parts(person, strict=False)
         words = [*parts.first, *parts.von, *parts.last]
@@ -112,16 +159,91 @@ def bibtex_names(text: str) -> tuple[str, ...]:
     return tuple(names)
 
 
+def writes_comma_lists(author_fields: list[str]) -> bool:
+    """Whether a file writes its author fields as "First Last, First Last" lists: one of them
+    at least can be read no other way."""
+    return any(_comma_list(person, False) for text in author_fields for person in _persons(text))
+
+
+def _persons(text: str) -> list[str]:
+    return split_multiple_persons_names(text) if text.strip() else []
+
+
+def _comma_list(person: str, comma_lists: bool) -> tuple[str, ...]:
+    """The names of a "First Last, First Last, ..." part, () for a BibTeX name. Surely a
+    list: three or more whole names ("Last, Jr, First" has a one-word piece), or a part
+    ending in the comma of "A, B, and C"."""
+    pieces = [piece.strip() for piece in person.split(",")]
+    if pieces[-1] == "" and len(pieces) > 2:
+        oxford, pieces = True, pieces[:-1]
+    else:
+        oxford = False
+    names = tuple(decode_latex(piece) for piece in pieces)
+    if len(names) < 2 or not all(map(_is_whole_name, names)):
+        return ()
+    return names if comma_lists or oxford or len(names) > 2 else ()
+
+
+def _is_whole_name(text: str) -> bool:
+    """Given name and surname, not a surname alone or a particle-led one ("van der Berg")."""
+    words = text.split()
+    return len(words) > 1 and words[0][:1].isupper()
+
+
 @lru_cache(maxsize=10_000)  # author names repeat across entries
 def decode_latex(text: str) -> str:
-    """TeX accents, escapes and case-protecting braces to Unicode text; math kept as written."""
+    """BibTeX's TeX made plain text where it only spells characters: accents and special
+    letters to Unicode, escapes to their characters, case-protecting braces dropped, ties and
+    dashes and quotes typeset. Math and every other command (\\emph{..}, a paper's own
+    \\method) are kept as written, for the later stages that render them."""
     if not text:
         return ""
+    out: list[str] = []
+    kept_groups: list[bool] = []  # for each open brace: whether it is written out
+    argument_next = False  # a brace right after a command (or its argument) is an argument
+    position = 0
+    for match in TEX_TOKEN.finditer(text):
+        between = text[position : match.start()]
+        out.append(_typeset(between))
+        argument_next &= not between
+        position = match.end()
+        kind, token = match.lastgroup, match.group()
+        if kind == "open":
+            kept_groups.append(argument_next or bool(COMMAND_AHEAD.match(text, position)))
+            out.append("{" if kept_groups[-1] else "")
+            argument_next = False
+        elif kind == "close":
+            argument_next = kept_groups.pop() if kept_groups else False
+            out.append("}" if argument_next else "")
+        else:
+            out.append(_token_text(kind, token))
+            argument_next = kind == "command"
+    out.append(_typeset(text[position:]))
+    return " ".join("".join(out).split())
+
+
+def _token_text(kind: str | None, token: str) -> str:
+    if kind == "command":  # "\\\\textit" in a file escaped once too often: "\\textit"
+        return "\\" + token.lstrip("\\")
+    if kind in ("accent", "letter"):
+        return _tex_character(token.strip())
+    if kind == "escape":
+        return token[1]
+    return TOKEN_TEXT.get(kind or "", token)  # math as written
+
+
+def _typeset(text: str) -> str:
+    for ligature, character in TEX_LIGATURES:
+        text = text.replace(ligature, character)
+    return text
+
+
+@lru_cache(maxsize=1_000)
+def _tex_character(tex: str) -> str:
     try:
-        decoded = _latex.latex_to_text(UNESCAPED_PERCENT.sub(r"\\%", text))
+        return _latex.latex_to_text(tex)
     except Exception:  # pylatexenc is tolerant; keep the raw text if it is not
-        decoded = text
-    return " ".join(decoded.split())
+        return tex
 
 
 def _fields(entry: Entry) -> dict[str, str]:

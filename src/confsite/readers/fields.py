@@ -3,6 +3,7 @@ or as a source's `fields` setting says), and rows or objects made into records t
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -153,12 +154,44 @@ def records_from_mappings(
             raise ConfsiteError(loc, f"expected an object with a paper's fields, got {_kind(row)}")
     if not rows:
         return []
-    names = [str(key) for key in dict.fromkeys(key for row in rows for key in row)]
+    holder = _fields_holder(rows, options)
+    flat = [_paper_fields(row, holder) for row in rows]
+    names = list(dict.fromkeys(key for row in flat for key in row))
     fields = map_fields(names, options, header)
     require_title(fields, names, header)
-    stringly = [{str(key): item for key, item in row.items()} for row in rows]
-    found = (record_from_mapping(row, fields, loc) for row, loc in zip(stringly, locs, strict=True))
+    found = (record_from_mapping(row, fields, loc) for row, loc in zip(flat, locs, strict=True))
     return [record for record in found if record is not None]
+
+
+def _fields_holder(rows: Sequence[Mapping], options: ReadOptions) -> str | None:
+    """The key under which every object keeps its paper's fields one level down, as OpenReview
+    exports do ({"id": ..., "content": {"title": ...}}); None when titles sit at the top."""
+    title_keys = {*SYNONYMS["title"], key_of(options.field_name("title") or "")}
+    if any(key_of(str(key)) in title_keys for row in rows for key in row):
+        return None
+    holders = Counter(
+        str(key)
+        for row in rows
+        for key, value in row.items()
+        if isinstance(value, Mapping) and any(key_of(str(name)) in title_keys for name in value)
+    )
+    return holders.most_common(1)[0][0] if holders else None
+
+
+def _paper_fields(row: Mapping, holder: str | None) -> dict[str, Any]:
+    """A row's fields by text key, those under `holder` lifted beside the others, and
+    OpenReview's {"value": ...} wrapping of each field undone."""
+    nested = row.get(holder) if holder is not None else None
+    fields = {str(key): value for key, value in row.items() if str(key) != holder}
+    if isinstance(nested, Mapping):
+        fields.update((str(key), value) for key, value in nested.items())
+    return {key: _unwrapped(value) for key, value in fields.items()}
+
+
+def _unwrapped(value: Any) -> Any:
+    if isinstance(value, Mapping) and len(value) == 1 and "value" in value:
+        return value["value"]
+    return value
 
 
 def _links(row: Mapping[str, Any], fields: FieldMap) -> Iterable[str]:

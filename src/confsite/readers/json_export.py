@@ -1,5 +1,6 @@
-"""JSON exports: an array of paper objects (or an object holding one), and JSON Lines, one
-paper object per line. Each record keeps the lines its object spans."""
+"""JSON exports: an array of paper objects (or an object holding one, or an object of papers
+keyed by id), and JSON Lines, one paper object per line. Each record keeps the lines its
+object spans."""
 
 from __future__ import annotations
 
@@ -93,12 +94,12 @@ class JsonReader:
         text = source.text
         lines = LineIndex.of(text)
         start = _skip(text, 0)
-        path, items = find_paper_list(_parse(source), options, source.loc(lines.line(start)))
-        for key in path:  # json.loads keeps the last of repeated keys; so does this
+        papers = find_paper_list(_parse(source), options, source.loc(lines.line(start)))
+        for key in papers.path:  # json.loads keeps the last of repeated keys; so does this
             start = [offset for name, offset, _ in _members(text, start) if name == key][-1]
         spans = [(first, end) for _, first, end in _members(text, start)]
         locs = [source.loc(lines.line(first), lines.line(end - 1)) for first, end in spans]
-        return records_from_mappings(items, locs, options, source.loc(lines.line(start)))
+        return records_from_mappings(papers.items, locs, options, source.loc(lines.line(start)))
 
 
 class JsonLinesReader:

@@ -1,5 +1,6 @@
 """YAML paper lists, as a website generator keeps them (`_data/papers.yml`): a list of paper
-mappings, or a mapping holding one. Each record keeps the lines its mapping spans."""
+mappings, or a mapping holding one (or holding the papers under their ids). Each record keeps
+the lines its mapping spans."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import PurePath
 
 from ..yamlfile import KeyPath, parse_yaml
 from .base import NO_OPTIONS, RawRecord, ReadOptions, SourceText
-from .documents import find_paper_list
+from .documents import PaperList, find_paper_list
 from .fields import SYNONYMS, records_from_mappings
 from .values import key_of
 
@@ -40,28 +41,29 @@ def sniff(source: SourceText) -> float:
 
 def read(source: SourceText, options: ReadOptions = NO_OPTIONS) -> list[RawRecord]:
     document = parse_yaml(source.text, source.path)
-    path, items = find_paper_list(document.data, options, source.loc(1))
-    locs = [source.loc(*span) for span in _item_spans(source, document.lines, path, len(items))]
-    header = source.loc(document.lines.get(path, 1))
-    return records_from_mappings(items, locs, options, header)
+    papers = find_paper_list(document.data, options, source.loc(1))
+    locs = [source.loc(*span) for span in _item_spans(source, document.lines, papers)]
+    header = source.loc(document.lines.get(papers.path, 1))
+    return records_from_mappings(papers.items, locs, options, header)
 
 
 def _item_spans(
-    source: SourceText, lines: dict[KeyPath, int], path: KeyPath, count: int
+    source: SourceText, lines: dict[KeyPath, int], papers: PaperList
 ) -> list[tuple[int, int]]:
-    """The first and last line of each item of the list at `path`. The parsed document keeps
+    """The first and last line of each paper. The parsed document keeps
     where each value starts, not where it ends: an item ends before the next value starting
     after its own (a block scalar runs on to there), blank and comment lines left out."""
+    path = papers.path
     starts = sorted(set(lines.values()))
-    own_last: dict[int, int] = defaultdict(int)
+    own_last: dict[int | str, int] = defaultdict(int)
     for key_path, line in lines.items():
         if len(key_path) > len(path) and key_path[: len(path)] == path:
-            own_last[int(key_path[len(path)])] = max(own_last[int(key_path[len(path)])], line)
+            own_last[key_path[len(path)]] = max(own_last[key_path[len(path)]], line)
     text_lines = source.lines
     spans = []
-    for index in range(count):
-        first = lines[(*path, index)]
-        inner = max(first, own_last[index])
+    for key in papers.keys:
+        first = lines[(*path, key)]
+        inner = max(first, own_last[key])
         after = bisect.bisect_right(starts, inner)
         end = starts[after] - 1 if after < len(starts) else len(text_lines)
         while end > inner and _is_filler(text_lines[end - 1]):

@@ -16,8 +16,8 @@ from confsite.diagnostics import ConfsiteError, Diagnostics, SourceLoc
 from confsite.pipeline import BuildOptions, build
 from confsite.readers import READERS, reader_by_name, sniff
 from confsite.readers.author_lists import clean_name, parse_authors, split_author_string
-from confsite.readers.base import NO_OPTIONS, RawRecord, ReadOptions, SourceText
-from confsite.readers.bibtex import SkippedEntry, bibtex_names, decode_latex
+from confsite.readers.base import NO_OPTIONS, RawRecord, ReaderWarning, ReadOptions, SourceText
+from confsite.readers.bibtex import bibtex_names, decode_latex
 from confsite.readers.fields import map_fields
 from confsite.sources import load_source_text
 
@@ -302,7 +302,7 @@ def test_bibtex_tex_to_unicode_keeps_math(tex: str, text: str) -> None:
 
 
 def test_bibtex_file_with_one_bad_entry_skips_it_with_a_warning() -> None:
-    with pytest.warns(SkippedEntry) as caught:
+    with pytest.warns(ReaderWarning) as caught:
         records = read("one_bad_entry.bib")
     assert [(record.title, record.authors) for record in records] == [
         ("Read Before", ("Ann Lee",)),
@@ -313,6 +313,17 @@ def test_bibtex_file_with_one_bad_entry_skips_it_with_a_warning() -> None:
         "one_bad_entry.bib:6: invalid BibTeX entry: Expected a `=` after entry key"
     )
     assert warning.message.loc == SourceLoc("one_bad_entry.bib", 6, 6)
+
+
+def test_a_skipped_entry_is_a_located_build_warning(tmp_path: Path) -> None:
+    shutil.copy(FIXTURES / "one_bad_entry.bib", tmp_path / "papers.bib")
+    (tmp_path / "site.yaml").write_text("title: T\nsources:\n  - path: papers.bib\n")
+    diagnostics = Diagnostics()
+    build(BuildOptions(config_path=tmp_path / "site.yaml"), diagnostics)
+    skipped = [p for p in diagnostics.warnings if p.kind == "reader"]
+    assert [(str(p.loc), "entry skipped" in p.message) for p in skipped] == [
+        ("papers.bib:6", True)
+    ]
 
 
 def test_bibtex_author_fields_written_as_comma_lists() -> None:

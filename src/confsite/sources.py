@@ -71,7 +71,8 @@ def read_source(config: SiteConfig, source: SourceConfig, readers: Registry) -> 
     else:
         reader, detected = readers.sniff(text).reader, True
     try:
-        records = tuple(readers.read(reader, text, source.read_options))
+        records, read_problems = readers.read_reporting(reader, text, source.read_options)
+        records = tuple(records)
         if not records:
             raise ConfsiteError(text.loc(1), f"no records found by the {reader.name} reader")
     except ReaderCrash:
@@ -79,7 +80,7 @@ def read_source(config: SiteConfig, source: SourceConfig, readers: Registry) -> 
     except ConfsiteError as err:
         how = how_it_was_read(text, reader, detected, readers)
         raise ConfsiteError(err.loc, f"{err.message} ({how})") from None
-    problems = implausible_reading(text, records, reader)
+    problems = read_problems + implausible_reading(text, records, reader)
     return SourceRead(source, reader, detected, records, len(records), problems)
 
 

@@ -108,6 +108,17 @@ class ReadOptions:
 NO_OPTIONS = ReadOptions()
 
 
+class ReaderWarning(UserWarning):
+    """A located problem a reader met and read past (an entry it had to skip). Readers return
+    records only, so they report these with `warnings.warn`; the registry collects them into
+    the build's warnings, where `--strict` applies to them."""
+
+    def __init__(self, loc: SourceLoc, message: str) -> None:
+        super().__init__(f"{loc}: {message}")
+        self.loc = loc
+        self.message = message
+
+
 class Reader(Protocol):
     """A dump format: `sniff` rates how much a source looks like it (0..1), `read` parses it."""
 

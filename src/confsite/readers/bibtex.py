@@ -18,8 +18,8 @@ from bibtexparser.middlewares.names import (
 from bibtexparser.model import DuplicateBlockKeyBlock, Entry, ParsingFailedBlock
 from pylatexenc.latex2text import LatexNodes2Text
 
-from ..diagnostics import ConfsiteError, SourceLoc
-from .base import NO_OPTIONS, RawRecord, ReadOptions, SourceText
+from ..diagnostics import ConfsiteError
+from .base import NO_OPTIONS, RawRecord, ReaderWarning, ReadOptions, SourceText
 from .values import KEYWORD_SEPARATORS, http_links, labels, paragraphs
 
 name = "bibtex"
@@ -77,18 +77,6 @@ def _significant(line: str) -> str:
     return "" if text.startswith("%") else text
 
 
-class SkippedEntry(UserWarning):
-    """An entry the parser could not read, skipped so that the rest of the file is still read.
-    Readers return records only, so this goes out as a Python warning (printed once by
-    default); a build can catch it with `warnings.catch_warnings(record=True)` around `read`
-    and report it with its location."""
-
-    def __init__(self, loc: SourceLoc, message: str) -> None:
-        super().__init__(f"{loc}: {message} (entry skipped)")
-        self.loc = loc
-        self.message = message
-
-
 def read(source: SourceText, options: ReadOptions = NO_OPTIONS) -> list[RawRecord]:
     library = bibtexparser.parse_string(source.text)
     entries, failures = [], []
@@ -105,7 +93,8 @@ def read(source: SourceText, options: ReadOptions = NO_OPTIONS) -> list[RawRecor
     if failures and not records:
         raise failures[0]
     for failure in failures:
-        warnings.warn(SkippedEntry(failure.loc, failure.message), stacklevel=2)
+        skipped = ReaderWarning(failure.loc, f"{failure.message} (entry skipped)")
+        warnings.warn(skipped, stacklevel=2)
     return records
 
 

@@ -5,14 +5,15 @@ reader's file instead of a traceback."""
 from __future__ import annotations
 
 import traceback
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from ..diagnostics import ConfsiteError, SourceLoc
+from ..diagnostics import ConfsiteError, Problem, SourceLoc
 from . import CLEAR_SNIFF_SCORE, MIN_SNIFF_SCORE, READERS, SniffResult, unrecognised_format
-from .base import NO_OPTIONS, RawRecord, Reader, ReadOptions, SourceText
+from .base import NO_OPTIONS, RawRecord, Reader, ReaderWarning, ReadOptions, SourceText
 
 Result = TypeVar("Result")
 
@@ -96,7 +97,23 @@ class Registry:
     def read(
         self, reader: Reader, source: SourceText, options: ReadOptions = NO_OPTIONS
     ) -> list[RawRecord]:
-        return list(self.call(reader, source, "read", reader.read, source, options))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ReaderWarning)
+            return list(self.call(reader, source, "read", reader.read, source, options))
+
+    def read_reporting(
+        self, reader: Reader, source: SourceText, options: ReadOptions = NO_OPTIONS
+    ) -> tuple[list[RawRecord], tuple[Problem, ...]]:
+        """The records, and the warnings the reader gave of what it read past."""
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ReaderWarning)
+            records = list(self.call(reader, source, "read", reader.read, source, options))
+        problems = tuple(
+            Problem("warning", "reader", w.message.loc, w.message.message)
+            for w in caught
+            if isinstance(w.message, ReaderWarning)
+        )
+        return records, problems
 
     def call(
         self,

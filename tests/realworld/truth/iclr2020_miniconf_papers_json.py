@@ -9,7 +9,9 @@ One JSON object keyed by OpenReview forum id; each value is
 Author names in 38 papers carry contribution marks that are not part of the name:
 ``Md Amirul Islam*`` (83 names), ``Yi Wu†``; one has an invisible U+200E
 (``Marcin Michalski\u200e``). These marks are dropped; nickname parentheses such as
-``Krishnamurthy (Dj) Dvijotham`` are kept as written.
+``Krishnamurthy (Dj) Dvijotham`` are kept as written. One array item names two people
+(``"Reinhard Heckel and Mahdi Soltanolkotabi"``, checked by eye): it is two authors, as the
+site's own rendering of the same paper lists them.
 """
 
 import json
@@ -34,7 +36,9 @@ def parse(path: pathlib.Path) -> list[dict]:
         papers.append(
             {
                 "title": _clean(c["title"]),
-                "authors": [_name(a) for a in c["authors"] if _name(a)],
+                "authors": [
+                    _name(part) for a in c["authors"] for part in a.split(" and ") if _name(part)
+                ],
                 "abstract": _clean(c.get("abstract")) or None,
             }
         )

@@ -94,18 +94,19 @@ def compare(truth: dict, record: dict) -> list[str]:
 
 def read_records(path: Path) -> tuple[str, list[dict]]:
     """The dump read as a build would (format detected), as plain fields."""
-    from confsite.readers import sniff
+    from confsite.readers.registry import Registry
     from confsite.sources import load_source_text
 
+    readers = Registry()
     source = load_source_text(path, str(path))
-    reader = sniff(source).reader
+    reader = readers.sniff(source).reader
     records = [
         {
             "title": record.title,
             "authors": list(record.authors),
             "abstract": " ".join(record.abstract) or None,
         }
-        for record in reader.read(source)
+        for record in readers.read(reader, source)
     ]
     return reader.name, records
 

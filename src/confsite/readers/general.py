@@ -24,7 +24,13 @@ from .line_kinds import (
     is_chrome,
     is_prose,
 )
-from .pieces import Piece, pieces_from_html, pieces_from_markdown, pieces_from_text
+from .pieces import (
+    Piece,
+    is_text_browser_capture,
+    pieces_from_html,
+    pieces_from_markdown,
+    pieces_from_text,
+)
 
 name = "general"
 description = (
@@ -59,7 +65,7 @@ def _listed_titles(source: SourceText) -> int:
 def pieces_of(source: SourceText) -> list[Piece]:
     if source.html is not None:
         return pieces_from_html(source.html)
-    if len(MARKDOWN_SIGNS.findall(source.text)) >= 3:
+    if len(MARKDOWN_SIGNS.findall(source.text)) >= 3 and not is_text_browser_capture(source.text):
         return pieces_from_markdown(source.text)
     return pieces_from_text(source)
 
@@ -185,6 +191,7 @@ class Assembler:
     draft: Draft = field(default_factory=Draft)
     sections: dict[int, str] = field(default_factory=dict)  # heading level -> its text
     chrome: list[int] = field(default_factory=list)  # lines left out as page furniture
+    previous: str = ""  # the kind of the last piece fed that was not chrome
 
     def flush(self) -> None:
         draft, self.draft = self.draft, Draft()
@@ -221,8 +228,19 @@ class Assembler:
 
     def feed(self, item: Classified) -> None:
         piece, draft = item.piece, self.draft
-        handler = getattr(self, f"_{item.kind}")
-        handler(item, piece, draft)
+        kind = item.kind
+        if kind in ("title", "name") and self.previous == "prose" and _runs_on(piece):
+            kind = "prose"
+        handler = getattr(self, f"_{kind}")
+        handler(
+            Classified(piece, kind, item.people, item.facts, item.awards, piece.text)
+            if kind != item.kind
+            else item,
+            piece,
+            draft,
+        )
+        if kind != "chrome":
+            self.previous = kind
 
     def _chrome(self, item: Classified, piece: Piece, draft: Draft) -> None:
         self.chrome.append(piece.line)
@@ -299,6 +317,12 @@ class Assembler:
         self.chrome.append(item.piece.line)
 
 
+def _runs_on(piece: Piece) -> bool:
+    """In plain text, a line set right under a paragraph with no blank line between is more of
+    that paragraph (its last short words, or a wrap the width test missed)."""
+    return not piece.tag and piece.gap == 0 and not piece.linked
+
+
 def _block_of(draft: Draft, piece: Piece) -> int:
     return piece.block if draft.last == piece.line else -1
 
@@ -329,7 +353,16 @@ def without_stray_records(records: list[RawRecord]) -> list[RawRecord]:
     full = sum(1 for r in records if r.authors or r.abstract)
     if full < 0.6 * len(records):
         return [r for r in records if not (r.title and is_chrome(r.title))]
-    return [r for r in records if r.authors or r.abstract]
+    return without_page_frame([r for r in records if r.authors or r.abstract])
+
+
+def without_page_frame(records: list[RawRecord]) -> list[RawRecord]:
+    """Where nearly every record is whole (title, authors and abstract), the menus above the
+    first whole record and the footer below the last are the page's frame, not papers."""
+    whole = [i for i, r in enumerate(records) if r.title and r.authors and r.abstract]
+    if len(whole) < 3 or len(whole) < 0.8 * len(records):
+        return records
+    return records[whole[0] : whole[-1] + 1]
 
 
 __all__ = ["SESSION_LINE", "read", "sniff"]

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .base import SourceText
+from .line_kinds import fact_of
 
 if TYPE_CHECKING:
     from bs4 import Tag
@@ -255,6 +256,13 @@ def _plain(text: str) -> str:
 LINK_REFERENCE = re.compile(r"\[(\d{1,5})\]")
 REFERENCE_ENTRY = re.compile(r"^\s*(\d{1,5})\.\s+(\S+)\s*$")
 REFERENCES_HEADING = re.compile(r"^\s*(References|Visible links:?|Hidden links:?)\s*$")
+TEXT_BROWSER_REFERENCE = re.compile(r"\[\d{1,5}\](?=[^\s(\]])")
+# Form controls and separator rules a text browser draws; they carry no words.
+TEXT_BROWSER_MARKS = re.compile(r"\((?:BUTTON|IMAGE|FORM)\)\s*")
+# Columns at the right edge a text browser may leave empty before it wraps.
+WRAP_MARGIN = 8
+RULE = re.compile(r"^\s*[_=~-]{6,}\s*$")
+MARKDOWN_LINK = re.compile(r"\]\([^)\s]*\)")
 BULLET = re.compile(r"^\s*(?:[*+•◦▪‣-]|\d{1,4}[.)])\s+")
 
 
@@ -266,8 +274,8 @@ def pieces_from_text(source: SourceText) -> list[Piece]:
     pieces: list[Piece] = []
     gap = 0
     for number, raw in enumerate(lines, start=1):
-        text = raw.rstrip()
-        if not text.strip():
+        text = TEXT_BROWSER_MARKS.sub("", raw).rstrip()
+        if not text.strip() or RULE.match(text):
             gap += 1
             continue
         links = tuple(references[n] for n in LINK_REFERENCE.findall(text) if n in references)
@@ -302,31 +310,36 @@ def pieces_from_text(source: SourceText) -> list[Piece]:
 
 
 def _reference_list(lines: list[str]) -> tuple[dict[str, str], int]:
-    """A text browser's numbered list of link targets at the end of the capture."""
-    for index in range(len(lines) - 1, -1, -1):
-        if REFERENCES_HEADING.match(lines[index]):
-            start = index
-            while start > 0 and (
-                REFERENCES_HEADING.match(lines[start - 1]) or not lines[start - 1].strip()
-            ):
-                start -= 1
-            entries = {}
-            for line in lines[index:]:
-                match = REFERENCE_ENTRY.match(line)
-                if match:
-                    entries[match[1]] = match[2]
-            if entries:
-                return entries, start
-    return {}, len(lines)
+    """A text browser's numbered lists of link targets ("Visible links", "Hidden links") that
+    end the capture: the targets by number, and where the lists start."""
+    start = len(lines)
+    while start > 0 and _in_reference_list(lines[start - 1]):
+        start -= 1
+    block = lines[start:]
+    if not any(REFERENCES_HEADING.match(line) for line in block):
+        return {}, len(lines)
+    entries = {m[1]: m[2] for line in block if (m := REFERENCE_ENTRY.match(line))}
+    return (entries, start) if entries else ({}, len(lines))
+
+
+def _in_reference_list(line: str) -> bool:
+    return not line.strip() or bool(REFERENCES_HEADING.match(line) or REFERENCE_ENTRY.match(line))
+
+
+def is_text_browser_capture(text: str) -> bool:
+    """A page dumped by lynx or w3m: its links became `[12]` references, which outnumber any
+    Markdown links (a bullet menu there would otherwise make it look like Markdown)."""
+    references = len(TEXT_BROWSER_REFERENCE.findall(text))
+    return references >= 10 and references > 2 * len(MARKDOWN_LINK.findall(text))
 
 
 def wrap_width(lines: list[str]) -> int | None:
     """The column a text browser wrapped at, when the file evidently was wrapped: many lines
-    end within a few columns of one width and none goes past it."""
-    lengths = [len(line.rstrip()) for line in lines if line.strip()]
+    end within a few columns of one width and hardly any goes past it (a long URL can)."""
+    lengths = sorted(len(line.rstrip()) for line in lines if line.strip())
     if len(lengths) < 20:
         return None
-    longest = max(lengths)
+    longest = lengths[len(lengths) - 1 - len(lengths) // 200]
     if longest > 140:
         return None
     near = sum(1 for length in lengths if length >= longest - 12)
@@ -334,13 +347,30 @@ def wrap_width(lines: list[str]) -> int | None:
 
 
 def _continues(previous: Piece, previous_raw: str, raw: str, width: int | None) -> bool:
-    """A line is the wrapped rest of the one above when that one could not fit its first word."""
+    """A line is the wrapped rest of the one above when that one could not fit its first word
+    (or the first part of a hyphenated one), give or take the few columns browsers keep free."""
     if width is None or previous.tag == "li" and BULLET.match(raw):
         return False
     if BULLET.match(raw) or LINK_REFERENCE.match(raw.strip()):
         return False
-    first_word = raw.split()[0] if raw.split() else ""
-    return len(previous_raw.rstrip()) + 1 + len(first_word) > width
+    if fact_of(LINK_REFERENCE.sub("", raw)) is not None:
+        return False  # a badge line the page set right under the abstract, not its last words
+    if _indent(raw) == _indent(previous_raw) and _is_wrapped_link(previous_raw, raw):
+        return True
+    if raw.lstrip()[:1].islower():
+        return True  # a sentence or a list of names does not start a line in lower case
+    first_word = raw.split()[0].split("-")[0] if raw.split() else ""
+    return len(previous_raw.rstrip()) + 1 + len(first_word) > width - WRAP_MARGIN
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _is_wrapped_link(previous_raw: str, raw: str) -> bool:
+    """A text browser wraps a link's text (a title) narrower than the page; the rest, with no
+    reference of its own, sits under it."""
+    return bool(LINK_REFERENCE.match(previous_raw.strip())) and not LINK_REFERENCE.search(raw)
 
 
 def _join(left: str, right: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .base import NO_OPTIONS, RawRecord, ReadOptions, SourceText
 from .line_kinds import (
@@ -227,20 +227,12 @@ class Assembler:
         return named[-1] if named else None
 
     def feed(self, item: Classified) -> None:
-        piece, draft = item.piece, self.draft
-        kind = item.kind
-        if kind in ("title", "name") and self.previous == "prose" and _runs_on(piece):
-            kind = "prose"
-        handler = getattr(self, f"_{kind}")
-        handler(
-            Classified(piece, kind, item.people, item.facts, item.awards, piece.text)
-            if kind != item.kind
-            else item,
-            piece,
-            draft,
-        )
-        if kind != "chrome":
-            self.previous = kind
+        if item.kind in ("title", "name") and self.previous == "prose" and _runs_on(item.piece):
+            item = replace(item, kind="prose", text=item.piece.text)
+        handler = getattr(self, f"_{item.kind}")
+        handler(item, item.piece, self.draft)
+        if item.kind != "chrome":
+            self.previous = item.kind
 
     def _chrome(self, item: Classified, piece: Piece, draft: Draft) -> None:
         self.chrome.append(piece.line)

@@ -58,6 +58,9 @@ STRONG = frozenset({"b", "strong"})
 EMPHASIS = frozenset({"i", "em", "u"})
 # A run shorter than this does not split a piece: "A* search" and a bold initial stay whole.
 SPLIT_RUN_CHARACTERS = 12
+# Beside this many plain words, styled runs are emphasis inside a paragraph (an abstract's
+# bold terms), not fields of their own.
+INLINE_STYLE_WORDS = 25
 
 
 @dataclass
@@ -161,7 +164,7 @@ def _split_at_style(runs: list[_Run]) -> list[list[_Run]]:
     styled_text = "".join(r.text for r in styled)
     if not styled or len(styled_text.strip()) < SPLIT_RUN_CHARACTERS:
         return [runs]
-    if len(_words(plain)) < 2:
+    if len(_words(plain)) < 2 or len(_words(plain)) >= INLINE_STYLE_WORDS:
         return [runs]
     parts: list[list[_Run]] = []
     for run in runs:

@@ -70,6 +70,9 @@ def pieces_of(source: SourceText) -> list[Piece]:
     return pieces_from_text(source)
 
 
+# A title that ends at a full stop is rare; a blurb of this many words that does is prose.
+SENTENCE_WORDS = 8
+
 # --- classification ------------------------------------------------------------------------
 
 
@@ -262,6 +265,8 @@ class Assembler:
         draft.awards.extend(a for a in item.awards if a not in draft.awards)
 
     def _title(self, item: Classified, piece: Piece, draft: Draft) -> None:
+        if draft.title is not None and draft.people and is_sentence(item.text):
+            return self._prose(item, piece, draft)  # a card's short blurb under its authors
         if self.habits.authors_first and draft.people and draft.title is None:
             pass  # the title that follows its authors
         elif draft.has_content:
@@ -307,6 +312,11 @@ class Assembler:
     def _continue_previous(self, item: Classified) -> None:
         """A paragraph after a finished record is left out unless that record's abstract runs on."""
         self.chrome.append(item.piece.line)
+
+
+def is_sentence(text: str) -> bool:
+    """A statement rather than a title: several words ending at a full stop."""
+    return len(text.split()) >= SENTENCE_WORDS and text.rstrip().endswith((".", "..."))
 
 
 def _runs_on(piece: Piece) -> bool:

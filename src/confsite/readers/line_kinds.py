@@ -137,6 +137,7 @@ NAME_WORD = re.compile(
 PARTICLES = frozenset(
     "van von der den de del della di da das dos du la le ten ter bin binti al el y zu".split()
 )
+INVISIBLE = re.compile("[\u200b-\u200f\u2060\ufeff]")  # zero-width and direction marks
 ET_AL = re.compile(r",?\s+et\s+al\.?$", re.IGNORECASE)
 
 
@@ -169,6 +170,9 @@ def looks_like_name(text: str) -> bool:
         lower = word.lower()
         if lower in PARTICLES and 0 < position < len(words) - 1:
             continue
+        if len(word) == 1 and word.isupper() and position < len(words) - 1:
+            capitals += 1  # an initial without its dot ("A Gretton"), not the article
+            continue
         if not NAME_WORD.match(word) or lower in TITLE_WORDS:
             return False
         if lower in FUNCTION_WORDS and (position == 0 or word[0].islower()):
@@ -189,6 +193,7 @@ def author_list(text: str, lenient: bool = False) -> list[Person] | None:
     """The people of an author line, split by the separator the line uses; None when the line
     is not wholly names (a title with commas, a sentence). `lenient` (a line the page set
     apart as authors, e.g. in italics) takes it when most parts are names ("Or Honovich")."""
+    text = INVISIBLE.sub("", text)
     text = ET_AL.sub("", BY_PREFIX.sub("", text.strip())).strip().rstrip(".,;-–— ")
     if not text or len(text) > 3000:
         return None

@@ -257,8 +257,8 @@ def _plain(text: str) -> str:
 # --- plain text ---------------------------------------------------------------------------
 
 LINK_REFERENCE = re.compile(r"\[(\d{1,5})\]")
-REFERENCE_ENTRY = re.compile(r"^\s*(\d{1,5})\.\s+(\S+)\s*$")
-REFERENCES_HEADING = re.compile(r"^\s*(References|Visible links:?|Hidden links:?)\s*$")
+REFERENCE_ENTRY = re.compile(r"^\s*(?:(\d{1,5})\.|\[(\d{1,5})\])\s+(\S+)\s*$")  # lynx, w3m
+REFERENCES_HEADING = re.compile(r"^\s*(References:?|Visible links:?|Hidden links:?)\s*$")
 TEXT_BROWSER_REFERENCE = re.compile(r"\[\d{1,5}\](?=[^\s(\]])")
 # Form controls and separator rules a text browser draws; they carry no words.
 TEXT_BROWSER_MARKS = re.compile(r"\((?:BUTTON|IMAGE|FORM)\)\s*")
@@ -321,7 +321,7 @@ def _reference_list(lines: list[str]) -> tuple[dict[str, str], int]:
     block = lines[start:]
     if not any(REFERENCES_HEADING.match(line) for line in block):
         return {}, len(lines)
-    entries = {m[1]: m[2] for line in block if (m := REFERENCE_ENTRY.match(line))}
+    entries = {m[1] or m[2]: m[3] for line in block if (m := REFERENCE_ENTRY.match(line))}
     return (entries, start) if entries else ({}, len(lines))
 
 
@@ -354,6 +354,8 @@ def _continues(previous: Piece, previous_raw: str, raw: str, width: int | None) 
     (or the first part of a hyphenated one), give or take the few columns browsers keep free."""
     if width is None or previous.tag == "li" and BULLET.match(raw):
         return False
+    if previous_raw.rstrip().endswith(","):
+        return not BULLET.match(raw)  # a list (keywords, names) running on to the next line
     if BULLET.match(raw) or LINK_REFERENCE.match(raw.strip()):
         return False
     if fact_of(LINK_REFERENCE.sub("", raw)) is not None:

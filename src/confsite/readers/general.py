@@ -79,7 +79,7 @@ SENTENCE_WORDS = 8
 @dataclass(frozen=True)
 class Classified:
     piece: Piece
-    kind: str  # chrome fact label title name authors prose heading keywords
+    kind: str  # chrome fact label title name authors prose gist heading keywords
     people: tuple[Person, ...] = ()
     facts: dict[str, str] = field(default_factory=dict)
     awards: tuple[str, ...] = ()
@@ -109,8 +109,10 @@ def classify(piece: Piece) -> Classified:
 
 
 def _labelled(piece: Piece, label: str, rest: str) -> Classified:
-    if label in ("abstract", "summary", "tl;dr", "tldr"):
+    if label in ("abstract", "summary"):
         return Classified(piece, "prose" if rest else "label", text=rest)
+    if label in ("tl;dr", "tldr"):  # a one-line gist: the abstract only when there is no other
+        return Classified(piece, "gist" if rest else "label", text=rest)
     if label.startswith("keyword"):
         return Classified(piece, "keywords", text=rest)
     if label.startswith("author") and (people := author_list(rest)):
@@ -172,6 +174,7 @@ class Draft:
     title: str | None = None
     people: list[Person] = field(default_factory=list)
     abstract: list[str] = field(default_factory=list)
+    gist: str = ""  # a TL;DR line
     links: list[str] = field(default_factory=list)
     keywords: list[str] = field(default_factory=list)
     facts: dict[str, str] = field(default_factory=dict)
@@ -179,7 +182,7 @@ class Draft:
 
     @property
     def has_content(self) -> bool:
-        return self.title is not None or bool(self.people) or bool(self.abstract)
+        return self.title is not None or bool(self.people) or bool(self.abstract or self.gist)
 
     def touch(self, piece: Piece) -> None:
         self.first = self.first or piece.line
@@ -210,7 +213,7 @@ class Assembler:
                 affiliations=tuple(p.affiliation for p in draft.people)
                 if any(p.affiliation for p in draft.people)
                 else (),
-                abstract=tuple(draft.abstract),
+                abstract=tuple(draft.abstract) or ((draft.gist,) if draft.gist else ()),
                 links=tuple(dict.fromkeys(draft.links)),
                 keywords=tuple(draft.keywords),
                 presentation=draft.facts.get("presentation"),
@@ -309,6 +312,10 @@ class Assembler:
         draft.touch(piece)
         draft.abstract.append(item.text)
 
+    def _gist(self, item: Classified, piece: Piece, draft: Draft) -> None:
+        draft.touch(piece)
+        draft.gist = item.text
+
     def _continue_previous(self, item: Classified) -> None:
         """A paragraph after a finished record is left out unless that record's abstract runs on."""
         self.chrome.append(item.piece.line)
@@ -330,7 +337,47 @@ def _block_of(draft: Draft, piece: Piece) -> int:
 
 
 def classified_pieces(source: SourceText) -> list[Classified]:
-    return [classify(piece) for piece in pieces_of(source)]
+    items = with_label_values([classify(piece) for piece in pieces_of(source)])
+    return with_heading_roles(items)
+
+
+def with_heading_roles(items: list[Classified]) -> list[Classified]:
+    """A page gives each heading level one role: where most headings of a level are author
+    lists, a lone name there is one too; where most are titles, a title that reads like a list
+    of names ("Don't Use Large Mini-batches, Use Local SGD") is still a title."""
+    roles: dict[int, Counter[str]] = {}
+    for item in items:
+        if item.piece.heading and item.kind in ("authors", "heading"):
+            roles.setdefault(item.piece.heading, Counter())[item.kind] += 1
+    result = []
+    for item in items:
+        votes = roles.get(item.piece.heading)
+        if votes and item.kind == "heading" and votes["authors"] > 2 * votes["heading"]:
+            if people := author_list(item.text):
+                item = replace(item, kind="authors", people=tuple(people))
+        elif votes and item.kind == "authors" and votes["heading"] > 2 * votes["authors"]:
+            item = replace(item, kind="heading", people=(), text=item.piece.text)
+        result.append(item)
+    return result
+
+
+def with_label_values(items: list[Classified]) -> list[Classified]:
+    """A bold `Keywords:` or `Abstract:` on its own names the piece after it in its block
+    (`<b>Keywords:</b> nlp, gan`), which the markup split off."""
+    result: list[Classified] = []
+    for item in items:
+        before = result[-1] if result else None
+        if (
+            before is not None
+            and not before.text
+            and before.kind in ("label", "keywords")
+            and before.piece.block == item.piece.block
+            and (label := LABEL.match(before.piece.text))
+        ):
+            result[-1] = _labelled(item.piece, label["label"].casefold(), item.piece.text)
+            continue
+        result.append(item)
+    return result
 
 
 def read(source: SourceText, options: ReadOptions = NO_OPTIONS) -> list[RawRecord]:

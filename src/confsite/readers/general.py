@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from .base import NO_OPTIONS, RawRecord, ReadOptions, SourceText
 from .line_kinds import (
+    ASIDE_HEADINGS,
     AWARD,
     LABEL,
     SESSION_LINE,
@@ -53,9 +54,14 @@ def sniff(source: SourceText) -> float:
     if not records:
         return 0.0
     full = sum(1 for r in records if sum(map(bool, (r.title, r.authors, r.abstract))) >= 2)
-    if full >= 2 and full >= 0.5 * len(records):
+    if full >= 2 and full >= 0.5 * len(records) or _one_whole_paper(records):
         return 0.5
     return 0.5 if len(records) >= 5 and _listed_titles(source) >= len(records) else 0.2
+
+
+def _one_whole_paper(records: tuple[RawRecord, ...]) -> bool:
+    """A paper's own page: one record with title, authors and abstract."""
+    return len(records) == 1 and all((records[0].title, records[0].authors, records[0].abstract))
 
 
 def _listed_titles(source: SourceText) -> int:
@@ -338,7 +344,21 @@ def _block_of(draft: Draft, piece: Piece) -> int:
 
 def classified_pieces(source: SourceText) -> list[Classified]:
     items = with_label_values([classify(piece) for piece in pieces_of(source)])
-    return with_heading_roles(items)
+    return with_heading_roles(without_asides(items))
+
+
+def without_asides(items: list[Classified]) -> list[Classified]:
+    """A deck of other papers ("Similar Papers") is chrome up to the next heading as high as
+    its own; in plain text, which has no levels, to the end."""
+    result, aside_level = [], 0
+    for item in items:
+        level = item.piece.heading or 7
+        if aside_level and item.piece.heading and level <= aside_level:
+            aside_level = 0
+        if ASIDE_HEADINGS.match(item.piece.text.strip(" :")):
+            aside_level = level
+        result.append(replace(item, kind="chrome") if aside_level else item)
+    return result
 
 
 def with_heading_roles(items: list[Classified]) -> list[Classified]:

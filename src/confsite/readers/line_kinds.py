@@ -18,13 +18,19 @@ CHROME_PHRASES = frozenset(
     downloads|my stuff|my bookmarks|change password|reset password|edit profile|
     merge profiles|create profile|press|careers|future meetings|subscribe|
     get trending papers in your email inbox!|get trending papers in your email inbox once a day!|
-    (button)|visit|full|chat|full chat|bookmark|(bookmark)|papers|paper|back to top|show more|show less|
+    (button)|visit|full|chat|full chat|paper discussion|bookmark|(bookmark)|papers|paper|back to top|show more|show less|
     successful page load|expand all|collapse all|table of contents|contents|news|
     virtual|poster|slides|video|code|pdf|openreview|project page|abstract|full paper|
     star history|license|view json|keyword: all|live stream|papervis|""".replace("\n", "").split(
         "|"
     )
     if p.strip()
+)
+# Headings of a page's side decks of other papers ("Similar Papers" under a paper's own page).
+ASIDE_HEADINGS = re.compile(
+    r"^(?:similar|related|recommended|other|more|suggested)\s+(?:papers|posters|works|talks)"
+    r"|^you\s+may\s+also\s+like$|^see\s+also$",
+    re.IGNORECASE,
 )
 CHROME_PATTERNS = re.compile(
     r"""^(?:
@@ -88,7 +94,17 @@ class Fact:
 
 def is_chrome(text: str) -> bool:
     folded = text.casefold().strip(" :|>»")
-    return folded in CHROME_PHRASES or bool(CHROME_PATTERNS.match(text.strip()))
+    return (
+        folded in CHROME_PHRASES
+        or bool(CHROME_PATTERNS.match(text.strip()))
+        or _is_link_bar(folded)
+    )
+
+
+def _is_link_bar(folded: str) -> bool:
+    """A row of link words ("Paper OpenReview Code Slides"), each furniture of its own."""
+    words = [w for w in re.split(r"[\s|·•/]+", folded) if w]
+    return len(words) >= 2 and all(w in CHROME_PHRASES for w in words)
 
 
 def fact_of(text: str) -> Fact | None:
@@ -236,5 +252,6 @@ __all__ = [
     "is_chrome",
     "is_prose",
     "LABEL",
+    "ASIDE_HEADINGS",
     "SESSION_LINE",
 ]

@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
+from ..diagnostics import SourceLoc
 from .base import NO_OPTIONS, RawRecord, ReadOptions, SourceText
 from .line_kinds import (
     ASIDE_HEADINGS,
@@ -32,6 +33,7 @@ from .pieces import (
     pieces_from_markdown,
     pieces_from_text,
 )
+from .table_rows import table_records
 
 name = "general"
 description = (
@@ -68,7 +70,12 @@ def _listed_titles(source: SourceText) -> int:
     return sum(1 for p in pieces_of(source) if p.tag == "li" or p.linked)
 
 
-def pieces_of(source: SourceText) -> list[Piece]:
+@functools.lru_cache(maxsize=4)  # sniffing and reading both look at the pieces
+def pieces_of(source: SourceText) -> tuple[Piece, ...]:
+    return tuple(_pieces_of(source))
+
+
+def _pieces_of(source: SourceText) -> list[Piece]:
     if source.html is not None:
         return pieces_from_html(source.html)
     if len(MARKDOWN_SIGNS.findall(source.text)) >= 3 and not is_text_browser_capture(source.text):
@@ -213,7 +220,7 @@ class Assembler:
         session = self._section_session()
         self.records.append(
             RawRecord(
-                loc=self.source.loc(draft.first, draft.last),
+                loc=SourceLoc(self.source.path, draft.first, draft.last),  # pieces keep file lines
                 title=draft.title,
                 authors=tuple(p.name for p in draft.people),
                 affiliations=tuple(p.affiliation for p in draft.people)
@@ -406,6 +413,8 @@ def read(source: SourceText, options: ReadOptions = NO_OPTIONS) -> list[RawRecor
 
 @functools.lru_cache(maxsize=4)  # the registry sniffs a source, then reads it
 def records_of(source: SourceText) -> tuple[RawRecord, ...]:
+    if from_table := table_records(pieces_of(source), source.path):
+        return tuple(from_table)
     items = classified_pieces(source)
     assembler = Assembler(source, habits_of(items))
     for item in items:

@@ -18,7 +18,8 @@ CHROME_PHRASES = frozenset(
     downloads|my stuff|my bookmarks|change password|reset password|edit profile|
     merge profiles|create profile|press|careers|future meetings|subscribe|
     get trending papers in your email inbox!|get trending papers in your email inbox once a day!|
-    (button)|visit|full|chat|full chat|paper discussion|bookmark|(bookmark)|papers|paper|back to top|show more|show less|
+    (button)|visit|full|chat|full chat|paper discussion|
+    bookmark|(bookmark)|papers|paper|back to top|show more|show less|
     successful page load|expand all|collapse all|table of contents|contents|news|
     virtual|poster|slides|video|code|pdf|openreview|project page|abstract|full paper|
     star history|license|view json|keyword: all|live stream|papervis|""".replace("\n", "").split(

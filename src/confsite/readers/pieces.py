@@ -126,8 +126,8 @@ class _Walker:
         cells = row.find_all(["td", "th"], recursive=False)
         if cells and all(cell.name == "th" for cell in cells):
             self.headings = [SPACES.sub(" ", c.get_text(" ")).strip() for c in cells]
-        for index, cell in enumerate(cells):
-            self.end_block()
+        self.end_block()
+        for index, cell in enumerate(cells):  # the cells of a row share one block
             self.tag = cell.name
             self.column = self.headings[index] if index < len(self.headings) else ""
             self.walk(cell)

@@ -19,6 +19,7 @@ from .line_kinds import (
     ASIDE_HEADINGS,
     AWARD,
     LABEL,
+    LINK_LINE,
     SESSION_LINE,
     Person,
     author_list,
@@ -92,7 +93,7 @@ SENTENCE_WORDS = 8
 @dataclass(frozen=True)
 class Classified:
     piece: Piece
-    kind: str  # chrome fact label title name authors prose gist heading keywords
+    kind: str  # chrome fact label link title name authors prose gist heading keywords
     people: tuple[Person, ...] = ()
     facts: dict[str, str] = field(default_factory=dict)
     awards: tuple[str, ...] = ()
@@ -103,6 +104,10 @@ def classify(piece: Piece) -> Classified:
     text = piece.text
     if is_chrome(text) and not piece.heading:
         return Classified(piece, "chrome")
+    if piece.linked and all(link.startswith("#") for link in piece.links):
+        return Classified(piece, "chrome")  # a contents entry, pointing into the page
+    if link := LINK_LINE.match(text):
+        return Classified(piece, "link", text=link["url"])
     if label := LABEL.match(text):
         return _labelled(piece, label["label"].casefold(), label["rest"].strip())
     if piece.heading:
@@ -185,6 +190,7 @@ class Draft:
     first: int = 0
     last: int = 0
     title: str | None = None
+    title_style: str = ""
     people: list[Person] = field(default_factory=list)
     abstract: list[str] = field(default_factory=list)
     gist: str = ""  # a TL;DR line
@@ -210,12 +216,14 @@ class Assembler:
     draft: Draft = field(default_factory=Draft)
     sections: dict[int, str] = field(default_factory=dict)  # heading level -> its text
     chrome: list[int] = field(default_factory=list)  # lines left out as page furniture
+    title_styles: list[str] = field(default_factory=list)  # parallel to records
     previous: str = ""  # the kind of the last piece fed that was not chrome
 
     def flush(self) -> None:
         draft, self.draft = self.draft, Draft()
         if not draft.has_content:
             return
+        self.title_styles.append(draft.title_style)
         awards = [*self._section_awards(), *draft.awards]
         session = self._section_session()
         self.records.append(
@@ -259,6 +267,10 @@ class Assembler:
     def _label(self, item: Classified, piece: Piece, draft: Draft) -> None:
         draft.touch(piece)
 
+    def _link(self, item: Classified, piece: Piece, draft: Draft) -> None:
+        if draft.has_content:
+            draft.links.extend((*piece.links, item.text))
+
     def _keywords(self, item: Classified, piece: Piece, draft: Draft) -> None:
         draft.touch(piece)
         draft.keywords.extend(k.strip() for k in re.split(r"[,;]", item.text) if k.strip())
@@ -297,7 +309,7 @@ class Assembler:
             self.flush()
             draft = self.draft
         draft.touch(piece)
-        draft.title = item.text
+        draft.title, draft.title_style = item.text, style_of(piece)
         draft.links.extend(piece.links)
 
     def _name(self, item: Classified, piece: Piece, draft: Draft) -> None:
@@ -420,7 +432,32 @@ def records_of(source: SourceText) -> tuple[RawRecord, ...]:
     for item in items:
         assembler.feed(item)
     assembler.flush()
-    return tuple(without_stray_records(assembler.records))
+    records = without_off_style_titles(assembler.records, assembler.title_styles)
+    return tuple(without_stray_records(records))
+
+
+def style_of(piece: Piece) -> str:
+    if piece.heading:
+        return piece.tag
+    if piece.strong or piece.emphasis or piece.linked:
+        return "strong" if piece.strong else "emphasis" if piece.emphasis else "linked"
+    return "li" if piece.tag == "li" else "plain"
+
+
+def without_off_style_titles(records: list[RawRecord], styles: list[str]) -> list[RawRecord]:
+    """In a list of bare titles, where nearly all are set alike (bold, linked, a list item),
+    a line set otherwise is the page's own prose (an intro, a note), not a title."""
+    bare = [style for r, style in zip(records, styles, strict=True) if _is_bare(r)]
+    if len(bare) < 5 or len(bare) < 0.8 * len(records):
+        return records
+    usual, count = Counter(bare).most_common(1)[0]
+    if usual == "plain" or count < 0.8 * len(bare):
+        return records
+    return [r for r, style in zip(records, styles, strict=True) if style == usual]
+
+
+def _is_bare(record: RawRecord) -> bool:
+    return not record.authors and not record.abstract
 
 
 def without_stray_records(records: list[RawRecord]) -> list[RawRecord]:

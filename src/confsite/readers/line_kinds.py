@@ -82,6 +82,11 @@ LABEL = re.compile(
     r"\s*[:：]\s*(?P<rest>.*)$",
     re.IGNORECASE,
 )
+# "Paper: https://…", "- Code: …", or a bare address: a link of the paper above, not a field.
+LINK_LINE = re.compile(
+    r"^(?:[^\W\d_][\w .-]{0,24}?\s*(?:[:：]\s*|\s))?(?P<url>(?:https?://|www\.)\S+)$",
+    re.IGNORECASE,
+)
 SESSION_LINE = re.compile(r"^(?:[A-Z][\w-]*\s+){0,3}Session(?:\s+[\w.-]+){0,4}$")
 
 
@@ -253,6 +258,7 @@ __all__ = [
     "is_chrome",
     "is_prose",
     "LABEL",
+    "LINK_LINE",
     "ASIDE_HEADINGS",
     "SESSION_LINE",
 ]

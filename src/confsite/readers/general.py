@@ -26,6 +26,7 @@ from .line_kinds import (
     fact_of,
     is_chrome,
     is_prose,
+    title_text,
 )
 from .pieces import (
     Piece,
@@ -87,6 +88,9 @@ def _pieces_of(source: SourceText) -> list[Piece]:
 # A title that ends at a full stop is rare; a blurb of this many words that does is prose.
 SENTENCE_WORDS = 8
 
+# Emoji and symbols a README sets before a label ("👥 Authors:").
+ICONS = re.compile(r"^[^\w\s(\[\"'“‘]+\s*")
+
 # --- classification ------------------------------------------------------------------------
 
 
@@ -108,8 +112,10 @@ def classify(piece: Piece) -> Classified:
         return Classified(piece, "chrome")  # a contents entry, pointing into the page
     if link := LINK_LINE.match(text):
         return Classified(piece, "link", text=link["url"])
-    if label := LABEL.match(text):
+    if label := LABEL.match(ICONS.sub("", text)):
         return _labelled(piece, label["label"].casefold(), label["rest"].strip())
+    if piece.quoted and not piece.heading:
+        return Classified(piece, "prose", text=text)
     if piece.heading:
         people = author_list(text)
         if people and len(people) >= 2:  # a card's subtitle can hold the authors
@@ -133,7 +139,7 @@ def _labelled(piece: Piece, label: str, rest: str) -> Classified:
         return Classified(piece, "gist" if rest else "label", text=rest)
     if label.startswith("keyword"):
         return Classified(piece, "keywords", text=rest)
-    if label.startswith("author") and (people := author_list(rest)):
+    if label.startswith("author") and (people := author_list(rest, lenient=True)):
         return Classified(piece, "authors", tuple(people))
     if label == "title" and rest:
         return Classified(piece, "title", text=rest)
@@ -309,7 +315,7 @@ class Assembler:
             self.flush()
             draft = self.draft
         draft.touch(piece)
-        draft.title, draft.title_style = item.text, style_of(piece)
+        draft.title, draft.title_style = title_text(item.text), style_of(piece)
         draft.links.extend(piece.links)
 
     def _name(self, item: Classified, piece: Piece, draft: Draft) -> None:
@@ -463,21 +469,37 @@ def _is_bare(record: RawRecord) -> bool:
 def without_stray_records(records: list[RawRecord]) -> list[RawRecord]:
     """Where most records have authors or an abstract, a bare line that made a record of its
     own is a menu entry or a heading the page left in, not a paper."""
+    records = without_page_frame(records)
     if not records:
         return records
     full = sum(1 for r in records if r.authors or r.abstract)
     if full < 0.6 * len(records):
         return [r for r in records if not (r.title and is_chrome(r.title))]
-    return without_page_frame([r for r in records if r.authors or r.abstract])
+    return [r for r in records if r.authors or r.abstract]
 
 
 def without_page_frame(records: list[RawRecord]) -> list[RawRecord]:
-    """Where nearly every record is whole (title, authors and abstract), the menus above the
-    first whole record and the footer below the last are the page's frame, not papers."""
-    whole = [i for i, r in enumerate(records) if r.title and r.authors and r.abstract]
-    if len(whole) < 3 or len(whole) < 0.8 * len(records):
+    """The papers of a page share one shape (say title, authors and abstract). Where nearly
+    every record from the first of that shape to the last has it, the records above and below
+    with fewer fields are the page's frame (menus, a footer), not papers."""
+    shapes = [_shape(r) for r in records]
+    usual = Counter(s for s in shapes if len(s) >= 2).most_common(1)
+    if not usual or usual[0][1] < 3:
         return records
-    return records[whole[0] : whole[-1] + 1]
+    shape = usual[0][0]
+    at = [i for i, s in enumerate(shapes) if s >= shape]
+    if len(at) < 0.8 * (at[-1] - at[0] + 1):
+        return records
+    return [
+        r
+        for i, (r, s) in enumerate(zip(records, shapes, strict=True))
+        if at[0] <= i <= at[-1] or s >= shape
+    ]
+
+
+def _shape(record: RawRecord) -> frozenset[str]:
+    fields = {"title": record.title, "authors": record.authors, "abstract": record.abstract}
+    return frozenset(name for name, value in fields.items() if value)
 
 
 __all__ = ["SESSION_LINE", "read", "sniff"]

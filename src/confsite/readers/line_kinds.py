@@ -10,7 +10,7 @@ from .program import FUNCTION_WORDS, TITLE_WORDS, is_prose
 
 # Page furniture of conference sites, aggregators and text browsers; compared casefolded.
 CHROME_PHRASES = frozenset(
-    p.casefold()
+    p.strip().casefold()
     for p in """skip to yearly menu bar skip to main content|skip to yearly menu bar|
     skip to main content|chat is not available.|main navigation|login|log in|log out|logout|
     sign in|sign up|register|home|schedule|search|menu|toggle navigation|help|faq|contact|
@@ -22,6 +22,7 @@ CHROME_PHRASES = frozenset(
     bookmark|(bookmark)|papers|paper|back to top|show more|show less|
     successful page load|expand all|collapse all|table of contents|contents|news|
     virtual|poster|slides|video|code|pdf|openreview|project page|abstract|full paper|
+    no abstract available.|
     star history|license|view json|keyword: all|live stream|papervis|""".replace("\n", "").split(
         "|"
     )
@@ -32,6 +33,11 @@ ASIDE_HEADINGS = re.compile(
     r"^(?:similar|related|recommended|other|more|suggested)\s+(?:papers|posters|works|talks)"
     r"|^you\s+may\s+also\s+like$|^see\s+also$",
     re.IGNORECASE,
+)
+# Names of a paper's links, furniture when a line holds nothing else.
+LINK_WORDS = frozenset(
+    "arxiv huggingface github homepage website demo dataset blog links link html bibtex"
+    " supplementary supplemental poster paper code pdf video slides project page".split()
 )
 CHROME_PATTERNS = re.compile(
     r"""^(?:
@@ -87,6 +93,9 @@ LINK_LINE = re.compile(
     r"^(?:[^\W\d_][\w .-]{0,24}?\s*(?:[:：]\s*|\s))?(?P<url>(?:https?://|www\.)\S+)$",
     re.IGNORECASE,
 )
+# A listing's rank before a title ("12. Title") and its popularity after ("⭐ 66", "▲ 12").
+TITLE_RANK = re.compile(r"^\d{1,4}\.\s+(?=\S)")
+TITLE_POPULARITY = re.compile(r"\s*(?:[⭐★▲👍🔥]\ufe0f?\s*\d[\d,.]*[kK]?)+$")
 SESSION_LINE = re.compile(r"^(?:[A-Z][\w-]*\s+){0,3}Session(?:\s+[\w.-]+){0,4}$")
 
 
@@ -108,9 +117,12 @@ def is_chrome(text: str) -> bool:
 
 
 def _is_link_bar(folded: str) -> bool:
-    """A row of link words ("Paper OpenReview Code Slides"), each furniture of its own."""
-    words = [w for w in re.split(r"[\s|·•/]+", folded) if w]
-    return len(words) >= 2 and all(w in CHROME_PHRASES for w in words)
+    """A row of link words ("Paper OpenReview Code Slides", "Links: arXiv • PDF"), each
+    furniture of its own; icons and a leading label do not count."""
+    words = [w.strip(":") for w in re.split(r"[\s|·•/]+", folded) if re.search(r"\w", w)]
+    if len(words) >= 3 and folded.split()[0].endswith(":"):
+        words = words[1:]
+    return len(words) >= 2 and all(w in CHROME_PHRASES or w in LINK_WORDS for w in words)
 
 
 def fact_of(text: str) -> Fact | None:
@@ -243,6 +255,11 @@ def _lenient(parts: list[str]) -> list[Person] | None:
     return None
 
 
+def title_text(text: str) -> str:
+    """A title without the rank and popularity count a listing sets around it."""
+    return TITLE_POPULARITY.sub("", TITLE_RANK.sub("", text)).strip() or text
+
+
 def is_title_like(text: str) -> bool:
     """Short enough to be a title, and not a sentence of an abstract."""
     return (
@@ -255,6 +272,7 @@ __all__ = [
     "Person",
     "author_list",
     "fact_of",
+    "title_text",
     "is_chrome",
     "is_prose",
     "LABEL",

@@ -38,6 +38,7 @@ class Piece:
     links: tuple[str, ...] = ()
     gap: int = 0  # blank lines before it (plain text only)
     column: str = ""  # a table cell's column heading
+    quoted: bool = False  # inside a blockquote (a README's blurb under a paper)
 
     @property
     def heading(self) -> int:
@@ -82,6 +83,7 @@ class _Walker:
         self.line = 1
         self.column = ""
         self.headings: list[str] = []  # the current table's column headings
+        self.quotes = 0  # blockquotes open around the current block
 
     def walk(self, node: Tag, strong: bool = False, emphasis: bool = False, href=None) -> None:
         from bs4.element import Comment, Doctype, NavigableString, ProcessingInstruction, Tag
@@ -115,11 +117,13 @@ class _Walker:
         self.end_block()
         outer = (self.tag, self.column)
         self.tag, self.line = name, tag.sourceline or self.line
+        self.quotes += name == "blockquote"
         if name == "tr":
             self.table_row(tag)
         else:
             self.walk(tag, strong, emphasis, href)
         self.end_block()
+        self.quotes -= name == "blockquote"
         self.tag, self.column = outer
 
     def table_row(self, row: Tag) -> None:
@@ -140,7 +144,7 @@ class _Walker:
             for part in _split_at_style(line_runs):
                 piece = _piece_of(part, self.line, self.block, self.tag, self.column)
                 if piece is not None:
-                    self.pieces.append(piece)
+                    self.pieces.append(replace(piece, quoted=self.quotes > 0))
         if not same_block:
             self.block += 1
 
@@ -216,6 +220,11 @@ def pieces_from_html(html: str, line_of=None) -> list[Piece]:
 
 
 FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
+# READMEs wrap Markdown in HTML blocks (`<details>`, `<div align="center">`); marked so, the
+# renderer reads the Markdown inside them too.
+HTML_BLOCK_OPENER = re.compile(
+    r"^<(details|div|center|section)\b(?![^>]*\bmarkdown=)([^>]*)>", re.M
+)
 FENCED_CODE = re.compile(r"^```.*?^```", re.DOTALL | re.MULTILINE)
 
 
@@ -225,6 +234,7 @@ def pieces_from_markdown(text: str) -> list[Piece]:
     import markdown
 
     body = FENCED_CODE.sub(_blank_lines, FRONT_MATTER.sub(_blank_lines, text))
+    body = HTML_BLOCK_OPENER.sub(r'<\1 markdown="1"\2', body)
     html = markdown.markdown(body, extensions=["tables", "md_in_html"], output_format="html")
     return pieces_from_html(html, _LineFinder(text))
 

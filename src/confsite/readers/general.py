@@ -114,6 +114,8 @@ def classify(piece: Piece) -> Classified:
         return Classified(piece, "link", text=link["url"])
     if label := LABEL.match(ICONS.sub("", text)):
         return _labelled(piece, label["label"].casefold(), label["rest"].strip())
+    if piece.underlined and not piece.heading:
+        return Classified(piece, "label", text=text)  # an area or track set under a title
     if piece.quoted and not piece.heading:
         return Classified(piece, "prose", text=text)
     if piece.heading:

@@ -34,6 +34,7 @@ class Piece:
     tag: str = ""  # the block element: p, li, h2, td, summary; "" for plain text
     strong: bool = False  # wholly bold
     emphasis: bool = False  # wholly italic
+    underlined: bool = False  # wholly underlined (a track or area name under a title)
     linked: bool = False  # wholly the text of one link
     links: tuple[str, ...] = ()
     gap: int = 0  # blank lines before it (plain text only)
@@ -56,7 +57,8 @@ BLOCKS = frozenset(
     td th ul body html center""".split()
 )
 STRONG = frozenset({"b", "strong"})
-EMPHASIS = frozenset({"i", "em", "u"})
+EMPHASIS = frozenset({"i", "em"})
+UNDERLINE = frozenset({"u", "ins"})
 # A run shorter than this does not split a piece: "A* search" and a bold initial stay whole.
 SPLIT_RUN_CHARACTERS = 12
 # Beside this many plain words, styled runs are emphasis inside a paragraph (an abstract's
@@ -70,6 +72,15 @@ class _Run:
     strong: bool
     emphasis: bool
     href: str | None
+    underlined: bool = False
+
+    @property
+    def styled(self) -> bool:
+        return self.strong or self.emphasis or self.underlined or self.href is not None
+
+    @property
+    def style(self) -> tuple[bool, bool, bool, bool]:
+        return (self.strong, self.emphasis, self.underlined, self.href is not None)
 
 
 class _Walker:
@@ -85,7 +96,9 @@ class _Walker:
         self.headings: list[str] = []  # the current table's column headings
         self.quotes = 0  # blockquotes open around the current block
 
-    def walk(self, node: Tag, strong: bool = False, emphasis: bool = False, href=None) -> None:
+    def walk(
+        self, node: Tag, strong: bool = False, emphasis: bool = False, href=None, under=False
+    ) -> None:
         from bs4.element import Comment, Doctype, NavigableString, ProcessingInstruction, Tag
 
         for child in node.children:
@@ -94,25 +107,26 @@ class _Walker:
             if isinstance(child, NavigableString):
                 if str(child).strip() and not self.runs:
                     self.line = getattr(child.parent, "sourceline", None) or self.line
-                self.runs.append(_Run(str(child), strong, emphasis, href))
+                self.runs.append(_Run(str(child), strong, emphasis, href, under))
             elif isinstance(child, Tag):
-                self.visit(child, strong, emphasis, href)
+                self.visit(child, strong, emphasis, href, under)
 
-    def visit(self, tag: Tag, strong: bool, emphasis: bool, href) -> None:
+    def visit(self, tag: Tag, strong: bool, emphasis: bool, href, under: bool) -> None:
         name = tag.name.lower()
         if name in SKIPPED:
             return
         if name == "br":
-            self.runs.append(_Run("\n", strong, emphasis, href))
+            self.runs.append(_Run("\n", strong, emphasis, href, under))
             return
         if name in STRONG or (name == "span" and "bold" in str(tag.get("style", ""))):
             strong = True
         if name in EMPHASIS:
             emphasis = True
+        under = under or name in UNDERLINE
         if name == "a" and tag.get("href"):
             href = str(tag["href"])
         if name not in BLOCKS:
-            self.walk(tag, strong, emphasis, href)
+            self.walk(tag, strong, emphasis, href, under)
             return
         self.end_block()
         outer = (self.tag, self.column)
@@ -121,7 +135,7 @@ class _Walker:
         if name == "tr":
             self.table_row(tag)
         else:
-            self.walk(tag, strong, emphasis, href)
+            self.walk(tag, strong, emphasis, href, under)
         self.end_block()
         self.quotes -= name == "blockquote"
         self.tag, self.column = outer
@@ -163,26 +177,33 @@ def _split_at_breaks(runs: list[_Run]) -> list[list[_Run]]:
 def _split_at_style(runs: list[_Run]) -> list[list[_Run]]:
     """A line whose bold, italic or linked part stands beside plain text of its own is two
     pieces (`Authors, <b>Title</b>`; `[Title](url) by A, B`); short styled runs stay inline."""
-    styled = [r for r in runs if r.strong or r.emphasis or r.href]
-    plain = "".join(r.text for r in runs if not (r.strong or r.emphasis or r.href))
+    styled = [r for r in runs if r.styled]
+    plain = "".join(r.text for r in runs if not r.styled)
     styled_text = "".join(r.text for r in styled)
     if not styled or len(styled_text.strip()) < SPLIT_RUN_CHARACTERS:
         return [runs]
-    if len(_words(plain)) < 2 or len(_words(plain)) >= INLINE_STYLE_WORDS:
+    if len(_words(plain)) >= INLINE_STYLE_WORDS:
+        return [runs]
+    if len(_words(plain)) < 2 and not _has_two_long_styles(styled):
         return [runs]
     parts: list[list[_Run]] = []
     for run in runs:
-        style = (run.strong, run.emphasis, run.href is not None)
         if (
             parts
-            and (parts[-1][0].strong, parts[-1][0].emphasis, parts[-1][0].href is not None) == style
+            and parts[-1][0].style == run.style
             or parts
-            and not run.text.strip()
+            and not re.search(r"\w", run.text)  # spaces and punctuation between two runs
         ):
             parts[-1].append(run)
         else:
             parts.append([run])
     return parts
+
+
+def _has_two_long_styles(styled: list[_Run]) -> bool:
+    """`[Title](url) _A, B_`: two differently styled runs, each too long to be inline."""
+    styles = {r.style for r in styled if len(r.text.strip()) >= SPLIT_RUN_CHARACTERS}
+    return len(styles) >= 2
 
 
 def _words(text: str) -> list[str]:
@@ -202,6 +223,7 @@ def _piece_of(runs: list[_Run], line: int, block: int, tag: str, column: str) ->
         tag=tag,
         strong=all(r.strong for r in content),
         emphasis=all(r.emphasis for r in content),
+        underlined=all(r.underlined for r in content),
         linked=len(links) == 1 and all(r.href for r in content),
         links=links,
         column=column,
@@ -225,6 +247,11 @@ FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 HTML_BLOCK_OPENER = re.compile(
     r"^<(details|div|center|section)\b(?![^>]*\bmarkdown=)([^>]*)>", re.M
 )
+# A list right under a paragraph line starts a list (as CommonMark and GitHub read it), where
+# the renderer would run it into the paragraph.
+LIST_AFTER_PARAGRAPH = re.compile(
+    r"^((?!\s{0,3}(?:[-*+]|\d+\.)\s)(?!\s*[|>#<])\s{0,3}\S[^\n]*\n)(\s{0,3}[-*+]\s+\S)", re.M
+)
 FENCED_CODE = re.compile(r"^```.*?^```", re.DOTALL | re.MULTILINE)
 
 
@@ -235,6 +262,7 @@ def pieces_from_markdown(text: str) -> list[Piece]:
 
     body = FENCED_CODE.sub(_blank_lines, FRONT_MATTER.sub(_blank_lines, text))
     body = HTML_BLOCK_OPENER.sub(r'<\1 markdown="1"\2', body)
+    body = LIST_AFTER_PARAGRAPH.sub("\\1\n\\2", body)
     html = markdown.markdown(body, extensions=["tables", "md_in_html"], output_format="html")
     return pieces_from_html(html, _LineFinder(text))
 

@@ -226,6 +226,7 @@ class Assembler:
     chrome: list[int] = field(default_factory=list)  # lines left out as page furniture
     title_styles: list[str] = field(default_factory=list)  # parallel to records
     previous: str = ""  # the kind of the last piece fed that was not chrome
+    after_chrome: bool = False  # the last piece fed was chrome
 
     def flush(self) -> None:
         draft, self.draft = self.draft, Draft()
@@ -266,6 +267,7 @@ class Assembler:
             item = replace(item, kind="prose", text=item.piece.text)
         handler = getattr(self, f"_{item.kind}")
         handler(item, item.piece, self.draft)
+        self.after_chrome = item.kind == "chrome"
         if item.kind != "chrome":
             self.previous = item.kind
 
@@ -301,7 +303,12 @@ class Assembler:
         draft.awards.extend(a for a in item.awards if a not in draft.awards)
 
     def _title(self, item: Classified, piece: Piece, draft: Draft) -> None:
-        if draft.title is not None and draft.people and is_sentence(item.text):
+        if (
+            draft.title is not None
+            and draft.people
+            and style_of(piece) == "plain"
+            and is_sentence(item.text)
+        ):
             return self._prose(item, piece, draft)  # a card's short blurb under its authors
         if self.habits.authors_first and draft.people and draft.title is None:
             pass  # the title that follows its authors
@@ -326,7 +333,7 @@ class Assembler:
             and not draft.people
             and not draft.abstract
             or self.habits.authors_first
-            and not draft.has_content
+            and (not draft.has_content or draft.title is not None)  # the next paper's author
         ):
             self._authors(item, piece, draft)
         else:
@@ -342,6 +349,8 @@ class Assembler:
     def _prose(self, item: Classified, piece: Piece, draft: Draft) -> None:
         if not draft.has_content and self.records and not draft.facts:
             return self._continue_previous(item)
+        if draft.abstract and self.after_chrome:
+            return self._continue_previous(item)  # the page's own text, past its furniture
         draft.touch(piece)
         draft.abstract.append(item.text)
 

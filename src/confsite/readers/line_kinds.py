@@ -166,7 +166,7 @@ AFFILIATION = re.compile(r"^(?P<name>[^()]*?)\s*\((?P<aff>(?:[^()]|\([^()]*\))*)
 MARKERS = re.compile(r"[*†‡§¶✉#]+|(?<=[^\W\d_])\d{1,2}(?:,\d{1,2})*$")
 NAME_WORD = re.compile(
     r"^(?:[^\W\d_]\.-?){1,3}$"  # initials: J. or J.R. or C.-C.
-    r"|^[^\W\d_][^\W\d_'’.-]*(?:['’.-][^\W\d_]+)*\.?$"
+    r"|^[^\W\d_][^\W\d_'’.-]*(?:['’.-][^\W\d_]+)*(?:\.|['’])?$"  # and Mulang'
 )
 PARTICLES = frozenset(
     "van von der den de del della di da das dos du la le ten ter bin binti al el y zu".split()

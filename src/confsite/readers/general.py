@@ -263,7 +263,12 @@ class Assembler:
         return named[-1] if named else None
 
     def feed(self, item: Classified) -> None:
-        if item.kind in ("title", "name") and self.previous == "prose" and _runs_on(item.piece):
+        if (
+            item.kind in ("title", "name")
+            and self.previous == "prose"
+            and not self.after_chrome
+            and _runs_on(item.piece)
+        ):
             item = replace(item, kind="prose", text=item.piece.text)
         handler = getattr(self, f"_{item.kind}")
         handler(item, item.piece, self.draft)

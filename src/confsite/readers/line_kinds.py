@@ -94,7 +94,7 @@ LINK_LINE = re.compile(
     re.IGNORECASE,
 )
 # A listing's rank before a title ("12. Title") and its popularity after ("⭐ 66", "▲ 12").
-TITLE_RANK = re.compile(r"^\d{1,4}\.\s+(?=\S)")
+TITLE_RANK = re.compile(r"^(?:\d{1,4}\.|\[[ xX]\])\s+(?=\S)")  # and a checklist's box
 TITLE_POPULARITY = re.compile(r"\s*(?:[⭐★▲👍🔥]\ufe0f?\s*\d[\d,.]*[kK]?)+$")
 SESSION_LINE = re.compile(r"^(?:[A-Z][\w-]*\s+){0,3}Session(?:\s+[\w.-]+){0,4}$")
 

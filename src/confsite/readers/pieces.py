@@ -371,7 +371,7 @@ def is_text_browser_capture(text: str) -> bool:
     """A page dumped by lynx or w3m: its links became `[12]` references, which outnumber any
     Markdown links (a bullet menu there would otherwise make it look like Markdown)."""
     references = len(TEXT_BROWSER_REFERENCE.findall(text))
-    return references >= 10 and references > 2 * len(MARKDOWN_LINK.findall(text))
+    return references >= 5 and references > 2 * len(MARKDOWN_LINK.findall(text))
 
 
 def wrap_width(lines: list[str]) -> int | None:

@@ -85,13 +85,13 @@ def _pieces_of(source: SourceText) -> list[Piece]:
     return pieces_from_text(source)
 
 
+# --- classification ------------------------------------------------------------------------
+
 # A title that ends at a full stop is rare; a blurb of this many words that does is prose.
 SENTENCE_WORDS = 8
 
 # Emoji and symbols a README sets before a label ("👥 Authors:").
 ICONS = re.compile(r"^[^\w\s(\[\"'“‘]+\s*")
-
-# --- classification ------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -105,6 +105,11 @@ class Classified:
 
 
 def classify(piece: Piece) -> Classified:
+    return _by_markup(piece) or _by_content(piece)
+
+
+def _by_markup(piece: Piece) -> Classified | None:
+    """What the page's own markup says a piece is: furniture, a link, a label, a heading."""
     text = piece.text
     if is_chrome(text) and not piece.heading:
         return Classified(piece, "chrome")
@@ -114,22 +119,28 @@ def classify(piece: Piece) -> Classified:
         return Classified(piece, "link", text=link["url"])
     if label := LABEL.match(ICONS.sub("", text)):
         return _labelled(piece, label["label"].casefold(), label["rest"].strip())
-    if piece.underlined and not piece.heading:
-        return Classified(piece, "label", text=text)  # an area or track set under a title
-    if piece.quoted and not piece.heading:
-        return Classified(piece, "prose", text=text)
     if piece.heading:
         people = author_list(text)
         if people and len(people) >= 2:  # a card's subtitle can hold the authors
             return Classified(piece, "authors", tuple(people))
         return Classified(piece, "heading", text=text)
+    if piece.underlined:
+        return Classified(piece, "label", text=text)  # an area or track set under a title
+    if piece.quoted:
+        return Classified(piece, "prose", text=text)
+    return None
+
+
+def _by_content(piece: Piece) -> Classified:
+    """What the words of an unmarked piece say it is: a badge, names, prose or a title."""
+    text = piece.text
     fact = fact_of(text)
     if fact is not None and not (piece.linked or piece.strong and len(text) > 40):
         return Classified(piece, "fact", facts=fact.facts, awards=fact.awards)
     if not piece.strong and not piece.linked and (people := author_list(text, piece.emphasis)):
         kind = "authors" if len(people) > 1 or piece.emphasis or text[:3] == "by " else "name"
         return Classified(piece, kind, tuple(people))
-    if is_prose(text) and not piece.heading:
+    if is_prose(text):
         return Classified(piece, "prose", text=text)
     return Classified(piece, "title", text=text)
 
@@ -385,7 +396,28 @@ def _block_of(draft: Draft, piece: Piece) -> int:
 
 def classified_pieces(source: SourceText) -> list[Classified]:
     items = with_label_values([classify(piece) for piece in pieces_of(source)])
-    return with_heading_roles(without_asides(items))
+    return with_author_lines_under_titles(with_heading_roles(without_asides(items)))
+
+
+def with_author_lines_under_titles(items: list[Classified]) -> list[Classified]:
+    """Where a styled title is nearly always followed in its block by its authors, the line
+    there is read as names even when one of them looks like a word ("Or Gorodissky")."""
+    pairs = [
+        index
+        for index, (item, after) in enumerate(zip(items, items[1:], strict=False))
+        if item.kind == "title"
+        and style_of(item.piece) != "plain"
+        and after.piece.block == item.piece.block
+    ]
+    authored = sum(1 for index in pairs if items[index + 1].kind == "authors")
+    if len(pairs) < 5 or authored < 0.9 * len(pairs):
+        return items
+    result = list(items)
+    for index in pairs:
+        after = items[index + 1]
+        if after.kind == "title" and (people := author_list(after.text, lenient=True)):
+            result[index + 1] = replace(after, kind="authors", people=tuple(people))
+    return result
 
 
 def without_asides(items: list[Classified]) -> list[Classified]:

@@ -394,7 +394,7 @@ def _continues(previous: Piece, previous_raw: str, raw: str, width: int | None) 
         return False
     if previous_raw.rstrip().endswith(","):
         return not BULLET.match(raw)  # a list (keywords, names) running on to the next line
-    if BULLET.match(raw) or LINK_REFERENCE.match(raw.strip()):
+    if BULLET.match(raw) and not _is_wrapped_marker(previous, previous_raw, raw):
         return False
     if fact_of(LINK_REFERENCE.sub("", raw)) is not None:
         return False  # a badge line the page set right under the abstract, not its last words
@@ -404,6 +404,12 @@ def _continues(previous: Piece, previous_raw: str, raw: str, width: int | None) 
         return True  # a sentence or a list of names does not start a line in lower case
     first_word = raw.split()[0].split("-")[0] if raw.split() else ""
     return len(previous_raw.rstrip()) + 1 + len(first_word) > width - WRAP_MARGIN
+
+
+def _is_wrapped_marker(previous: Piece, previous_raw: str, raw: str) -> bool:
+    """`- g(y)$` or `2) the second` under a paragraph line at its indentation: a minus sign or
+    an enumeration the wrap put first; text browsers indent their own list items."""
+    return previous.tag != "li" and _indent(raw) == _indent(previous_raw)
 
 
 def _indent(line: str) -> int:

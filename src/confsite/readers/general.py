@@ -415,7 +415,7 @@ def with_author_lines_under_titles(items: list[Classified]) -> list[Classified]:
     result = list(items)
     for index in pairs:
         after = items[index + 1]
-        if after.kind == "title" and (people := author_list(after.text, lenient=True)):
+        if after.kind == "title" and (people := author_list(after.text, True, share=0.6)):
             result[index + 1] = replace(after, kind="authors", people=tuple(people))
     return result
 

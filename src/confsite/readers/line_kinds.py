@@ -171,7 +171,7 @@ NAME_WORD = re.compile(
 PARTICLES = frozenset(
     "van von der den de del della di da das dos du la le ten ter bin binti al el y zu".split()
 )
-INVISIBLE = re.compile("[\u200b-\u200f\u2060\ufeff]")  # zero-width and direction marks
+INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060\ufeff]")  # zero-width and direction marks
 ET_AL = re.compile(r",?\s+et\s+al\.?$", re.IGNORECASE)
 
 
@@ -223,10 +223,11 @@ SEPARATORS = (
 )
 
 
-def author_list(text: str, lenient: bool = False) -> list[Person] | None:
+def author_list(text: str, lenient: bool = False, share: float = 0.7) -> list[Person] | None:
     """The people of an author line, split by the separator the line uses; None when the line
     is not wholly names (a title with commas, a sentence). `lenient` (a line the page set
-    apart as authors, e.g. in italics) takes it when most parts are names ("Or Honovich")."""
+    apart as authors, e.g. in italics) takes it when `share` of the parts are names ("Or
+    Honovich" is not, by the words alone)."""
     text = INVISIBLE.sub("", text)
     text = ET_AL.sub("", BY_PREFIX.sub("", text.strip())).strip().rstrip(".,;-–— ")
     if not text or len(text) > 3000:
@@ -239,20 +240,26 @@ def author_list(text: str, lenient: bool = False) -> list[Person] | None:
         if all(people):
             return [p for p in people if p]
         if (lenient or separator is SEPARATORS[0]) and len(parts) >= 2:
-            return _lenient(parts)
+            return _lenient(parts, share)
     return None
 
 
-def _lenient(parts: list[str]) -> list[Person] | None:
+def _lenient(parts: list[str], share: float) -> list[Person] | None:
     """On a `·`-separated line, names a stricter test doubts ("Sam McCandlish III") still count
     when most parts are names."""
     people = [person_of(part) for part in parts]
-    if sum(1 for p in people if p) >= 0.7 * len(parts):
-        return [
-            p or Person(MARKERS.sub("", part).strip())
-            for p, part in zip(people, parts, strict=True)
-        ]
+    if sum(1 for p in people if p) >= share * len(parts):
+        return [p or _doubted_person(part) for p, part in zip(people, parts, strict=True)]
     return None
+
+
+def _doubted_person(part: str) -> Person:
+    """A part taken as a name on the strength of its neighbours, its affiliation set apart."""
+    text = part.strip().rstrip("*†‡§¶✉ ")
+    match = AFFILIATION.match(text)
+    if match and match["name"]:
+        return Person(MARKERS.sub("", match["name"]).strip(), match["aff"].strip())
+    return Person(MARKERS.sub("", text).strip())
 
 
 def title_text(text: str) -> str:

@@ -11,20 +11,31 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from ..diagnostics import SourceLoc
 from .base import NO_OPTIONS, RawRecord, ReadOptions, SourceText
 from .line_kinds import (
+    ASIDE_HEADINGS,
     AWARD,
     LABEL,
+    LINK_LINE,
     SESSION_LINE,
     Person,
     author_list,
     fact_of,
     is_chrome,
     is_prose,
+    title_text,
 )
-from .pieces import Piece, pieces_from_html, pieces_from_markdown, pieces_from_text
+from .pieces import (
+    Piece,
+    is_text_browser_capture,
+    pieces_from_html,
+    pieces_from_markdown,
+    pieces_from_text,
+)
+from .table_rows import table_records
 
 name = "general"
 description = (
@@ -47,30 +58,46 @@ def sniff(source: SourceText) -> float:
     if not records:
         return 0.0
     full = sum(1 for r in records if sum(map(bool, (r.title, r.authors, r.abstract))) >= 2)
-    if full >= 2 and full >= 0.5 * len(records):
+    if full >= 2 and full >= 0.5 * len(records) or _one_whole_paper(records):
         return 0.5
     return 0.5 if len(records) >= 5 and _listed_titles(source) >= len(records) else 0.2
+
+
+def _one_whole_paper(records: tuple[RawRecord, ...]) -> bool:
+    """A paper's own page: one record with title, authors and abstract."""
+    return len(records) == 1 and all((records[0].title, records[0].authors, records[0].abstract))
 
 
 def _listed_titles(source: SourceText) -> int:
     return sum(1 for p in pieces_of(source) if p.tag == "li" or p.linked)
 
 
-def pieces_of(source: SourceText) -> list[Piece]:
+@functools.lru_cache(maxsize=4)  # sniffing and reading both look at the pieces
+def pieces_of(source: SourceText) -> tuple[Piece, ...]:
+    return tuple(_pieces_of(source))
+
+
+def _pieces_of(source: SourceText) -> list[Piece]:
     if source.html is not None:
         return pieces_from_html(source.html)
-    if len(MARKDOWN_SIGNS.findall(source.text)) >= 3:
+    if len(MARKDOWN_SIGNS.findall(source.text)) >= 3 and not is_text_browser_capture(source.text):
         return pieces_from_markdown(source.text)
     return pieces_from_text(source)
 
 
 # --- classification ------------------------------------------------------------------------
 
+# A title that ends at a full stop is rare; a blurb of this many words that does is prose.
+SENTENCE_WORDS = 8
+
+# Emoji and symbols a README sets before a label ("👥 Authors:").
+ICONS = re.compile(r"^[^\w\s(\[\"'“‘]+\s*")
+
 
 @dataclass(frozen=True)
 class Classified:
     piece: Piece
-    kind: str  # chrome fact label title name authors prose heading keywords
+    kind: str  # chrome fact label link title name authors prose gist heading keywords
     people: tuple[Person, ...] = ()
     facts: dict[str, str] = field(default_factory=dict)
     awards: tuple[str, ...] = ()
@@ -78,33 +105,54 @@ class Classified:
 
 
 def classify(piece: Piece) -> Classified:
+    return _by_markup(piece) or _by_content(piece)
+
+
+def _by_markup(piece: Piece) -> Classified | None:
+    """What the page's own markup says a piece is: furniture, a link, a label, a heading."""
     text = piece.text
     if is_chrome(text) and not piece.heading:
         return Classified(piece, "chrome")
-    if label := LABEL.match(text):
+    if piece.linked and all(link.startswith("#") for link in piece.links):
+        return Classified(piece, "chrome")  # a contents entry, pointing into the page
+    if link := LINK_LINE.match(text):
+        return Classified(piece, "link", text=link["url"])
+    if label := LABEL.match(ICONS.sub("", text)):
         return _labelled(piece, label["label"].casefold(), label["rest"].strip())
     if piece.heading:
         people = author_list(text)
         if people and len(people) >= 2:  # a card's subtitle can hold the authors
             return Classified(piece, "authors", tuple(people))
         return Classified(piece, "heading", text=text)
+    if piece.underlined:
+        return Classified(piece, "label", text=text)  # an area or track set under a title
+    if piece.quoted:
+        return Classified(piece, "prose", text=text)
+    return None
+
+
+def _by_content(piece: Piece) -> Classified:
+    """What the words of an unmarked piece say it is: a badge, names, prose or a title."""
+    text = piece.text
     fact = fact_of(text)
     if fact is not None and not (piece.linked or piece.strong and len(text) > 40):
         return Classified(piece, "fact", facts=fact.facts, awards=fact.awards)
     if not piece.strong and not piece.linked and (people := author_list(text, piece.emphasis)):
         kind = "authors" if len(people) > 1 or piece.emphasis or text[:3] == "by " else "name"
         return Classified(piece, kind, tuple(people))
-    if is_prose(text) and not piece.heading:
+    if is_prose(text):
         return Classified(piece, "prose", text=text)
     return Classified(piece, "title", text=text)
 
 
 def _labelled(piece: Piece, label: str, rest: str) -> Classified:
-    if label in ("abstract", "summary", "tl;dr", "tldr"):
+    if label in ("abstract", "summary"):
         return Classified(piece, "prose" if rest else "label", text=rest)
+    if label in ("tl;dr", "tldr"):  # a one-line gist: the abstract only when there is no other
+        return Classified(piece, "gist" if rest else "label", text=rest)
     if label.startswith("keyword"):
         return Classified(piece, "keywords", text=rest)
-    if label.startswith("author") and (people := author_list(rest)):
+    if label.startswith("author") and (people := author_list(rest, lenient=True)):
         return Classified(piece, "authors", tuple(people))
     if label == "title" and rest:
         return Classified(piece, "title", text=rest)
@@ -161,8 +209,10 @@ class Draft:
     first: int = 0
     last: int = 0
     title: str | None = None
+    title_style: str = ""
     people: list[Person] = field(default_factory=list)
     abstract: list[str] = field(default_factory=list)
+    gist: str = ""  # a TL;DR line
     links: list[str] = field(default_factory=list)
     keywords: list[str] = field(default_factory=list)
     facts: dict[str, str] = field(default_factory=dict)
@@ -170,7 +220,7 @@ class Draft:
 
     @property
     def has_content(self) -> bool:
-        return self.title is not None or bool(self.people) or bool(self.abstract)
+        return self.title is not None or bool(self.people) or bool(self.abstract or self.gist)
 
     def touch(self, piece: Piece) -> None:
         self.first = self.first or piece.line
@@ -185,22 +235,26 @@ class Assembler:
     draft: Draft = field(default_factory=Draft)
     sections: dict[int, str] = field(default_factory=dict)  # heading level -> its text
     chrome: list[int] = field(default_factory=list)  # lines left out as page furniture
+    title_styles: list[str] = field(default_factory=list)  # parallel to records
+    previous: str = ""  # the kind of the last piece fed that was not chrome
+    after_chrome: bool = False  # the last piece fed was chrome
 
     def flush(self) -> None:
         draft, self.draft = self.draft, Draft()
         if not draft.has_content:
             return
+        self.title_styles.append(draft.title_style)
         awards = [*self._section_awards(), *draft.awards]
         session = self._section_session()
         self.records.append(
             RawRecord(
-                loc=self.source.loc(draft.first, draft.last),
+                loc=SourceLoc(self.source.path, draft.first, draft.last),  # pieces keep file lines
                 title=draft.title,
                 authors=tuple(p.name for p in draft.people),
                 affiliations=tuple(p.affiliation for p in draft.people)
                 if any(p.affiliation for p in draft.people)
                 else (),
-                abstract=tuple(draft.abstract),
+                abstract=tuple(draft.abstract) or ((draft.gist,) if draft.gist else ()),
                 links=tuple(dict.fromkeys(draft.links)),
                 keywords=tuple(draft.keywords),
                 presentation=draft.facts.get("presentation"),
@@ -220,15 +274,28 @@ class Assembler:
         return named[-1] if named else None
 
     def feed(self, item: Classified) -> None:
-        piece, draft = item.piece, self.draft
+        if (
+            item.kind in ("title", "name")
+            and self.previous == "prose"
+            and not self.after_chrome
+            and _runs_on(item.piece)
+        ):
+            item = replace(item, kind="prose", text=item.piece.text)
         handler = getattr(self, f"_{item.kind}")
-        handler(item, piece, draft)
+        handler(item, item.piece, self.draft)
+        self.after_chrome = item.kind == "chrome"
+        if item.kind != "chrome":
+            self.previous = item.kind
 
     def _chrome(self, item: Classified, piece: Piece, draft: Draft) -> None:
         self.chrome.append(piece.line)
 
     def _label(self, item: Classified, piece: Piece, draft: Draft) -> None:
         draft.touch(piece)
+
+    def _link(self, item: Classified, piece: Piece, draft: Draft) -> None:
+        if draft.has_content:
+            draft.links.extend((*piece.links, item.text))
 
     def _keywords(self, item: Classified, piece: Piece, draft: Draft) -> None:
         draft.touch(piece)
@@ -252,6 +319,13 @@ class Assembler:
         draft.awards.extend(a for a in item.awards if a not in draft.awards)
 
     def _title(self, item: Classified, piece: Piece, draft: Draft) -> None:
+        if (
+            draft.title is not None
+            and draft.people
+            and style_of(piece) == "plain"
+            and is_sentence(item.text)
+        ):
+            return self._prose(item, piece, draft)  # a card's short blurb under its authors
         if self.habits.authors_first and draft.people and draft.title is None:
             pass  # the title that follows its authors
         elif draft.has_content:
@@ -266,7 +340,7 @@ class Assembler:
             self.flush()
             draft = self.draft
         draft.touch(piece)
-        draft.title = item.text
+        draft.title, draft.title_style = title_text(item.text), style_of(piece)
         draft.links.extend(piece.links)
 
     def _name(self, item: Classified, piece: Piece, draft: Draft) -> None:
@@ -275,7 +349,7 @@ class Assembler:
             and not draft.people
             and not draft.abstract
             or self.habits.authors_first
-            and not draft.has_content
+            and (not draft.has_content or draft.title is not None)  # the next paper's author
         ):
             self._authors(item, piece, draft)
         else:
@@ -291,12 +365,29 @@ class Assembler:
     def _prose(self, item: Classified, piece: Piece, draft: Draft) -> None:
         if not draft.has_content and self.records and not draft.facts:
             return self._continue_previous(item)
+        if draft.abstract and self.after_chrome:
+            return self._continue_previous(item)  # the page's own text, past its furniture
         draft.touch(piece)
         draft.abstract.append(item.text)
+
+    def _gist(self, item: Classified, piece: Piece, draft: Draft) -> None:
+        draft.touch(piece)
+        draft.gist = item.text
 
     def _continue_previous(self, item: Classified) -> None:
         """A paragraph after a finished record is left out unless that record's abstract runs on."""
         self.chrome.append(item.piece.line)
+
+
+def is_sentence(text: str) -> bool:
+    """A statement rather than a title: several words ending at a full stop."""
+    return len(text.split()) >= SENTENCE_WORDS and text.rstrip().endswith((".", "..."))
+
+
+def _runs_on(piece: Piece) -> bool:
+    """In plain text, a line set right under a paragraph with no blank line between is more of
+    that paragraph (its last short words, or a wrap the width test missed)."""
+    return not piece.tag and piece.gap == 0 and not piece.linked
 
 
 def _block_of(draft: Draft, piece: Piece) -> int:
@@ -304,7 +395,82 @@ def _block_of(draft: Draft, piece: Piece) -> int:
 
 
 def classified_pieces(source: SourceText) -> list[Classified]:
-    return [classify(piece) for piece in pieces_of(source)]
+    items = with_label_values([classify(piece) for piece in pieces_of(source)])
+    return with_author_lines_under_titles(with_heading_roles(without_asides(items)))
+
+
+def with_author_lines_under_titles(items: list[Classified]) -> list[Classified]:
+    """Where a styled title is nearly always followed in its block by its authors, the line
+    there is read as names even when one of them looks like a word ("Or Gorodissky")."""
+    pairs = [
+        index
+        for index, (item, after) in enumerate(zip(items, items[1:], strict=False))
+        if item.kind == "title"
+        and style_of(item.piece) != "plain"
+        and after.piece.block == item.piece.block
+    ]
+    authored = sum(1 for index in pairs if items[index + 1].kind == "authors")
+    if len(pairs) < 5 or authored < 0.9 * len(pairs):
+        return items
+    result = list(items)
+    for index in pairs:
+        after = items[index + 1]
+        if after.kind == "title" and (people := author_list(after.text, True, share=0.6)):
+            result[index + 1] = replace(after, kind="authors", people=tuple(people))
+    return result
+
+
+def without_asides(items: list[Classified]) -> list[Classified]:
+    """A deck of other papers ("Similar Papers") is chrome up to the next heading as high as
+    its own; in plain text, which has no levels, to the end."""
+    result, aside_level = [], 0
+    for item in items:
+        level = item.piece.heading or 7
+        if aside_level and item.piece.heading and level <= aside_level:
+            aside_level = 0
+        if ASIDE_HEADINGS.match(item.piece.text.strip(" :")):
+            aside_level = level
+        result.append(replace(item, kind="chrome") if aside_level else item)
+    return result
+
+
+def with_heading_roles(items: list[Classified]) -> list[Classified]:
+    """A page gives each heading level one role: where most headings of a level are author
+    lists, a lone name there is one too; where most are titles, a title that reads like a list
+    of names ("Don't Use Large Mini-batches, Use Local SGD") is still a title."""
+    roles: dict[int, Counter[str]] = {}
+    for item in items:
+        if item.piece.heading and item.kind in ("authors", "heading"):
+            roles.setdefault(item.piece.heading, Counter())[item.kind] += 1
+    result = []
+    for item in items:
+        votes = roles.get(item.piece.heading)
+        if votes and item.kind == "heading" and votes["authors"] > 2 * votes["heading"]:
+            if people := author_list(item.text):
+                item = replace(item, kind="authors", people=tuple(people))
+        elif votes and item.kind == "authors" and votes["heading"] > 2 * votes["authors"]:
+            item = replace(item, kind="heading", people=(), text=item.piece.text)
+        result.append(item)
+    return result
+
+
+def with_label_values(items: list[Classified]) -> list[Classified]:
+    """A bold `Keywords:` or `Abstract:` on its own names the piece after it in its block
+    (`<b>Keywords:</b> nlp, gan`), which the markup split off."""
+    result: list[Classified] = []
+    for item in items:
+        before = result[-1] if result else None
+        if (
+            before is not None
+            and not before.text
+            and before.kind in ("label", "keywords")
+            and before.piece.block == item.piece.block
+            and (label := LABEL.match(before.piece.text))
+        ):
+            result[-1] = _labelled(item.piece, label["label"].casefold(), item.piece.text)
+            continue
+        result.append(item)
+    return result
 
 
 def read(source: SourceText, options: ReadOptions = NO_OPTIONS) -> list[RawRecord]:
@@ -313,23 +479,75 @@ def read(source: SourceText, options: ReadOptions = NO_OPTIONS) -> list[RawRecor
 
 @functools.lru_cache(maxsize=4)  # the registry sniffs a source, then reads it
 def records_of(source: SourceText) -> tuple[RawRecord, ...]:
+    if from_table := table_records(pieces_of(source), source.path):
+        return tuple(from_table)
     items = classified_pieces(source)
     assembler = Assembler(source, habits_of(items))
     for item in items:
         assembler.feed(item)
     assembler.flush()
-    return tuple(without_stray_records(assembler.records))
+    records = without_off_style_titles(assembler.records, assembler.title_styles)
+    return tuple(without_stray_records(records))
+
+
+def style_of(piece: Piece) -> str:
+    if piece.heading:
+        return piece.tag
+    if piece.strong or piece.emphasis or piece.linked:
+        return "strong" if piece.strong else "emphasis" if piece.emphasis else "linked"
+    return "li" if piece.tag == "li" else "plain"
+
+
+def without_off_style_titles(records: list[RawRecord], styles: list[str]) -> list[RawRecord]:
+    """In a list of bare titles, where nearly all are set alike (bold, linked, a list item),
+    a line set otherwise is the page's own prose (an intro, a note), not a title."""
+    bare = [style for r, style in zip(records, styles, strict=True) if _is_bare(r)]
+    if len(bare) < 5 or len(bare) < 0.8 * len(records):
+        return records
+    usual, count = Counter(bare).most_common(1)[0]
+    if usual == "plain" or count < 0.8 * len(bare):
+        return records
+    return [r for r, style in zip(records, styles, strict=True) if style == usual]
+
+
+def _is_bare(record: RawRecord) -> bool:
+    return not record.authors and not record.abstract
 
 
 def without_stray_records(records: list[RawRecord]) -> list[RawRecord]:
     """Where most records have authors or an abstract, a bare line that made a record of its
     own is a menu entry or a heading the page left in, not a paper."""
+    records = without_page_frame(records)
     if not records:
         return records
     full = sum(1 for r in records if r.authors or r.abstract)
     if full < 0.6 * len(records):
         return [r for r in records if not (r.title and is_chrome(r.title))]
     return [r for r in records if r.authors or r.abstract]
+
+
+def without_page_frame(records: list[RawRecord]) -> list[RawRecord]:
+    """The papers of a page share one shape (say title, authors and abstract). Where nearly
+    every record from the first of that shape to the last has it, the records above and below
+    with fewer fields are the page's frame (menus, a footer), not papers."""
+    shapes = [_shape(r) for r in records]
+    usual = Counter(s for s in shapes if len(s) >= 2).most_common(1)
+    if not usual or usual[0][1] < 3:
+        return records
+    shape = usual[0][0]
+    at = [i for i, s in enumerate(shapes) if s >= shape]
+    if len(at) < 0.8 * (at[-1] - at[0] + 1):
+        return records
+    return [
+        r
+        for i, (r, s) in enumerate(zip(records, shapes, strict=True))
+        if at[0] <= i <= at[-1] or s >= shape
+    ]
+
+
+def _shape(record: RawRecord) -> frozenset[str]:
+    fields = {"title": record.title, "authors": record.authors, "abstract": record.abstract}
+    return frozenset(name for name, value in fields.items() if value)
 
 
 __all__ = ["SESSION_LINE", "read", "sniff"]

@@ -10,7 +10,7 @@ from .program import FUNCTION_WORDS, TITLE_WORDS, is_prose
 
 # Page furniture of conference sites, aggregators and text browsers; compared casefolded.
 CHROME_PHRASES = frozenset(
-    p.casefold()
+    p.strip().casefold()
     for p in """skip to yearly menu bar skip to main content|skip to yearly menu bar|
     skip to main content|chat is not available.|main navigation|login|log in|log out|logout|
     sign in|sign up|register|home|schedule|search|menu|toggle navigation|help|faq|contact|
@@ -18,13 +18,26 @@ CHROME_PHRASES = frozenset(
     downloads|my stuff|my bookmarks|change password|reset password|edit profile|
     merge profiles|create profile|press|careers|future meetings|subscribe|
     get trending papers in your email inbox!|get trending papers in your email inbox once a day!|
-    (button)|visit|full|chat|bookmark|(bookmark)|papers|paper|back to top|show more|show less|
+    (button)|visit|full|chat|full chat|paper discussion|
+    bookmark|(bookmark)|papers|paper|back to top|show more|show less|
     successful page load|expand all|collapse all|table of contents|contents|news|
     virtual|poster|slides|video|code|pdf|openreview|project page|abstract|full paper|
+    no abstract available.|
     star history|license|view json|keyword: all|live stream|papervis|""".replace("\n", "").split(
         "|"
     )
     if p.strip()
+)
+# Headings of a page's side decks of other papers ("Similar Papers" under a paper's own page).
+ASIDE_HEADINGS = re.compile(
+    r"^(?:similar|related|recommended|other|more|suggested)\s+(?:papers|posters|works|talks)"
+    r"|^you\s+may\s+also\s+like$|^see\s+also$",
+    re.IGNORECASE,
+)
+# Names of a paper's links, furniture when a line holds nothing else.
+LINK_WORDS = frozenset(
+    "arxiv huggingface github homepage website demo dataset blog links link html bibtex"
+    " supplementary supplemental poster paper code pdf video slides project page".split()
 )
 CHROME_PATTERNS = re.compile(
     r"""^(?:
@@ -75,6 +88,14 @@ LABEL = re.compile(
     r"\s*[:：]\s*(?P<rest>.*)$",
     re.IGNORECASE,
 )
+# "Paper: https://…", "- Code: …", or a bare address: a link of the paper above, not a field.
+LINK_LINE = re.compile(
+    r"^(?:[^\W\d_][\w .-]{0,24}?\s*(?:[:：]\s*|\s))?(?P<url>(?:https?://|www\.)\S+)$",
+    re.IGNORECASE,
+)
+# A listing's rank before a title ("12. Title") and its popularity after ("⭐ 66", "▲ 12").
+TITLE_RANK = re.compile(r"^(?:\d{1,4}\.|\[[ xX]\])\s+(?=\S)")  # and a checklist's box
+TITLE_POPULARITY = re.compile(r"\s*(?:[⭐★▲👍🔥]\ufe0f?\s*\d[\d,.]*[kK]?)+$")
 SESSION_LINE = re.compile(r"^(?:[A-Z][\w-]*\s+){0,3}Session(?:\s+[\w.-]+){0,4}$")
 
 
@@ -88,7 +109,20 @@ class Fact:
 
 def is_chrome(text: str) -> bool:
     folded = text.casefold().strip(" :|>»")
-    return folded in CHROME_PHRASES or bool(CHROME_PATTERNS.match(text.strip()))
+    return (
+        folded in CHROME_PHRASES
+        or bool(CHROME_PATTERNS.match(text.strip()))
+        or _is_link_bar(folded)
+    )
+
+
+def _is_link_bar(folded: str) -> bool:
+    """A row of link words ("Paper OpenReview Code Slides", "Links: arXiv • PDF"), each
+    furniture of its own; icons and a leading label do not count."""
+    words = [w.strip(":") for w in re.split(r"[\s|·•/]+", folded) if re.search(r"\w", w)]
+    if len(words) >= 3 and folded.split()[0].endswith(":"):
+        words = words[1:]
+    return len(words) >= 2 and all(w in CHROME_PHRASES or w in LINK_WORDS for w in words)
 
 
 def fact_of(text: str) -> Fact | None:
@@ -132,11 +166,12 @@ AFFILIATION = re.compile(r"^(?P<name>[^()]*?)\s*\((?P<aff>(?:[^()]|\([^()]*\))*)
 MARKERS = re.compile(r"[*†‡§¶✉#]+|(?<=[^\W\d_])\d{1,2}(?:,\d{1,2})*$")
 NAME_WORD = re.compile(
     r"^(?:[^\W\d_]\.-?){1,3}$"  # initials: J. or J.R. or C.-C.
-    r"|^[^\W\d_][^\W\d_'’.-]*(?:['’.-][^\W\d_]+)*\.?$"
+    r"|^[^\W\d_][^\W\d_'’.-]*(?:['’.-][^\W\d_]+)*(?:\.|['’])?$"  # and Mulang'
 )
 PARTICLES = frozenset(
     "van von der den de del della di da das dos du la le ten ter bin binti al el y zu".split()
 )
+INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060\ufeff]")  # zero-width and direction marks
 ET_AL = re.compile(r",?\s+et\s+al\.?$", re.IGNORECASE)
 
 
@@ -169,6 +204,9 @@ def looks_like_name(text: str) -> bool:
         lower = word.lower()
         if lower in PARTICLES and 0 < position < len(words) - 1:
             continue
+        if len(word) == 1 and word.isupper() and position < len(words) - 1:
+            capitals += 1  # an initial without its dot ("A Gretton"), not the article
+            continue
         if not NAME_WORD.match(word) or lower in TITLE_WORDS:
             return False
         if lower in FUNCTION_WORDS and (position == 0 or word[0].islower()):
@@ -185,10 +223,12 @@ SEPARATORS = (
 )
 
 
-def author_list(text: str, lenient: bool = False) -> list[Person] | None:
+def author_list(text: str, lenient: bool = False, share: float = 0.7) -> list[Person] | None:
     """The people of an author line, split by the separator the line uses; None when the line
     is not wholly names (a title with commas, a sentence). `lenient` (a line the page set
-    apart as authors, e.g. in italics) takes it when most parts are names ("Or Honovich")."""
+    apart as authors, e.g. in italics) takes it when `share` of the parts are names ("Or
+    Honovich" is not, by the words alone)."""
+    text = INVISIBLE.sub("", text)
     text = ET_AL.sub("", BY_PREFIX.sub("", text.strip())).strip().rstrip(".,;-–— ")
     if not text or len(text) > 3000:
         return None
@@ -200,20 +240,31 @@ def author_list(text: str, lenient: bool = False) -> list[Person] | None:
         if all(people):
             return [p for p in people if p]
         if (lenient or separator is SEPARATORS[0]) and len(parts) >= 2:
-            return _lenient(parts)
+            return _lenient(parts, share)
     return None
 
 
-def _lenient(parts: list[str]) -> list[Person] | None:
+def _lenient(parts: list[str], share: float) -> list[Person] | None:
     """On a `·`-separated line, names a stricter test doubts ("Sam McCandlish III") still count
     when most parts are names."""
     people = [person_of(part) for part in parts]
-    if sum(1 for p in people if p) >= 0.7 * len(parts):
-        return [
-            p or Person(MARKERS.sub("", part).strip())
-            for p, part in zip(people, parts, strict=True)
-        ]
+    if sum(1 for p in people if p) >= share * len(parts):
+        return [p or _doubted_person(part) for p, part in zip(people, parts, strict=True)]
     return None
+
+
+def _doubted_person(part: str) -> Person:
+    """A part taken as a name on the strength of its neighbours, its affiliation set apart."""
+    text = part.strip().rstrip("*†‡§¶✉ ")
+    match = AFFILIATION.match(text)
+    if match and match["name"]:
+        return Person(MARKERS.sub("", match["name"]).strip(), match["aff"].strip())
+    return Person(MARKERS.sub("", text).strip())
+
+
+def title_text(text: str) -> str:
+    """A title without the rank and popularity count a listing sets around it."""
+    return TITLE_POPULARITY.sub("", TITLE_RANK.sub("", text)).strip() or text
 
 
 def is_title_like(text: str) -> bool:
@@ -228,8 +279,11 @@ __all__ = [
     "Person",
     "author_list",
     "fact_of",
+    "title_text",
     "is_chrome",
     "is_prose",
     "LABEL",
+    "LINK_LINE",
+    "ASIDE_HEADINGS",
     "SESSION_LINE",
 ]

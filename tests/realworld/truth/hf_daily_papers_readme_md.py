@@ -7,7 +7,8 @@ The papers are the ``<details>`` blocks under ``## 🔥 Today's Trending Papers`
 ``<summary><b>N. Title</b> ⭐ 66</summary>`` (rank number and star count are not
 part of the title), a links line, a code line, then one ``> `` blockquote with
 the page's summary/abstract text (often cut off with "..."; "No abstract
-available." means none). No authors are given.
+available." means none). Four entries add a ``**👥 Authors:** A, B, C`` line (checked by eye at
+lines 386, 401, 416 and 431 of the stored file); the others give no authors.
 """
 
 import pathlib
@@ -26,10 +27,11 @@ def parse(path: pathlib.Path) -> list[dict]:
         quote = re.sub(r"\s+", " ", quote).strip()
         if quote == "No abstract available.":
             quote = ""
+        authors = re.search(r"\*\*👥 Authors:\*\*\s*(.+)", m.group(2))
         papers.append(
             {
                 "title": re.sub(r"\s+", " ", m.group(1)).strip(),
-                "authors": [],
+                "authors": [a.strip() for a in authors.group(1).split(",")] if authors else [],
                 "abstract": quote or None,
             }
         )

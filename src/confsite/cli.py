@@ -163,10 +163,10 @@ def make_parser() -> argparse.ArgumentParser:
     )
     inspect_parser.add_argument(
         "--format",
-        choices=reader_names(),
         metavar="NAME",
         default=None,
-        help=f"read with this reader instead of the detected one: {', '.join(reader_names())}",
+        help="read with this reader instead of the detected one: "
+        f"{', '.join(reader_names())}, or a reader in ./readers/",
     )
     inspect_parser.add_argument(
         "--json", action="store_true", help="print scores and full records as JSON"
@@ -230,9 +230,19 @@ def run_init(args: argparse.Namespace) -> int:
 
 def run_inspect(args: argparse.Namespace) -> int:
     from .inspection import inspect_file, inspection_json, print_records, print_scores
+    from .readers.plugins import site_registry
 
     try:
-        inspection = inspect_file(args.file, args.format)
+        readers = site_registry(Path.cwd())  # a site's own readers, as its build has them
+        if args.format is not None and args.format not in readers.names():
+            print("usage: confsite inspect FILE [--format NAME] [--json]", file=sys.stderr)
+            print(
+                f"confsite inspect: error: --format: no reader {args.format!r} "
+                f"(known: {', '.join(readers.names())})",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        inspection = inspect_file(args.file, readers, args.format)
     except ConfsiteError as err:
         print_error(str(err), sys.stderr)
         return EXIT_FAILED

@@ -12,8 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from .readers import MIN_SNIFF_SCORE, READERS, Reader, SourceText, reader_by_name
-from .readers.base import RawRecord
+from .diagnostics import ConfsiteError, Problem
+from .readers import MIN_SNIFF_SCORE, Reader
+from .readers.base import RawRecord, fields_stated
+from .readers.plausibility import implausible_reading
+from .readers.registry import Registry
 from .sources import load_source_text
 from .terminal import Painter
 
@@ -26,37 +29,53 @@ class Inspection:
     reader: Reader | None  # None when no reader scores MIN_SNIFF_SCORE and none was named
     detected: bool
     records: tuple[RawRecord, ...]
+    structure: tuple[str, ...] = ()  # what the reader found, for readers that can say
+    warnings: tuple[Problem, ...] = ()  # what a build would warn of this file
+
+    @property
+    def stated(self) -> set[str]:
+        return fields_stated(self.reader, self.records) if self.reader else set()
 
 
-def sniff_scores(source: SourceText) -> tuple[tuple[str, float], ...]:
-    """Every reader's score, best first; ties keep the registry order, as the build's sniffer."""
-    scored = [(reader.name, round(reader.sniff(source), 3)) for reader in READERS]
-    return tuple(sorted(scored, key=lambda pair: -pair[1]))
-
-
-def inspect_file(path: Path, format_name: str | None = None) -> Inspection:
-    """Read one file as a build would; ConfsiteError (located) when it cannot be read."""
+def inspect_file(path: Path, readers: Registry, format_name: str | None = None) -> Inspection:
+    """Read one file as a build would, with the same readers; ConfsiteError (located) when it
+    cannot be read."""
     display = str(path)
     source = load_source_text(path, display)
     html = source.line_map is not None  # only a flattened HTML page maps its lines
-    scores = sniff_scores(source)
+    scores = readers.scores(source)
     if format_name is not None:
-        reader, detected = reader_by_name(format_name), False
-    elif scores[0][1] >= MIN_SNIFF_SCORE:
-        reader, detected = reader_by_name(scores[0][0]), True
+        reader, detected = readers.by_name(format_name), False
     else:
-        return Inspection(display, html, scores, None, False, ())
-    return Inspection(display, html, scores, reader, detected, tuple(reader.read(source)))
+        try:
+            reader, detected = readers.sniff(source).reader, True
+        except ConfsiteError:
+            if scores[0][1] >= MIN_SNIFF_SCORE:
+                raise  # a file clearly of one format, but broken: its error says where
+            return Inspection(display, html, scores, None, False, ())
+    records, problems = readers.read_reporting(reader, source)
+    describe = getattr(reader, "describe", None)
+    return Inspection(
+        display,
+        html,
+        scores,
+        reader,
+        detected,
+        tuple(records),
+        tuple(describe(source)) if describe else (),
+        problems + implausible_reading(source, tuple(records), reader),
+    )
 
 
-def record_flags(record: RawRecord, reader: Reader) -> list[str]:
-    """What a build would warn about in this record, where the format could have said it."""
+def record_flags(record: RawRecord, stated: set[str]) -> list[str]:
+    """What a build would warn about in this record, where the source could have said it
+    (`fields_stated`)."""
     flags = []
     if record.title is None:
         flags.append("untitled")
-    if not record.authors and "authors" in reader.carries:
+    if not record.authors and "authors" in stated:
         flags.append("no-authors")
-    if not record.abstract and "abstract" in reader.carries:
+    if not record.abstract and "abstract" in stated:
         flags.append("no-abstract")
     return flags
 
@@ -66,7 +85,7 @@ def record_facts(record: RawRecord) -> list[str]:
     return [fact for fact in facts if fact] + list(record.awards)
 
 
-def record_json(record: RawRecord, reader: Reader) -> dict[str, Any]:
+def record_json(record: RawRecord, stated: set[str]) -> dict[str, Any]:
     return {
         "first_line": record.loc.line,
         "last_line": record.loc.end_line,
@@ -82,7 +101,7 @@ def record_json(record: RawRecord, reader: Reader) -> dict[str, Any]:
         "awards": list(record.awards),
         "session": record.session,
         "room": record.room,
-        "flags": record_flags(record, reader),
+        "flags": record_flags(record, stated),
     }
 
 
@@ -93,7 +112,9 @@ def inspection_json(inspection: Inspection) -> str:
         "scores": [{"reader": name, "score": score} for name, score in inspection.scores],
         "reader": inspection.reader.name if inspection.reader else None,
         "detected": inspection.detected,
-        "records": [record_json(r, inspection.reader) for r in inspection.records]
+        "structure": list(inspection.structure),
+        "warnings": [str(problem) for problem in inspection.warnings],
+        "records": [record_json(r, inspection.stated) for r in inspection.records]
         if inspection.reader
         else [],
     }
@@ -121,11 +142,16 @@ def print_scores(inspection: Inspection, stream: TextIO) -> None:
         f"reader: {paint(inspection.reader.name, 'bold')} ({how}): {inspection.reader.description}",
         file=stream,
     )
+    for line in inspection.structure:
+        print(f"  {line}", file=stream)
+    for problem in inspection.warnings:
+        print(paint(f"warning: {problem.loc}: {problem.message}", "yellow"), file=stream)
 
 
 def print_records(inspection: Inspection, stream: TextIO) -> None:
     assert inspection.reader is not None
     paint = Painter.for_stream(stream)
+    stated = inspection.stated
     rows = [["line", "title", "authors", "abstract", "session", "facts", "flags"]]
     for record in inspection.records:
         lines = f"{record.loc.line}"
@@ -139,7 +165,7 @@ def print_records(inspection: Inspection, stream: TextIO) -> None:
                 str(sum(len(paragraph) for paragraph in record.abstract)),
                 record.session or "",
                 ", ".join(record_facts(record)),
-                ", ".join(record_flags(record, inspection.reader)),
+                ", ".join(record_flags(record, stated)),
             ]
         )
     columns = shutil.get_terminal_size((120, 24)).columns

@@ -27,6 +27,7 @@ from .normalize import make_entry
 from .output import build_lock, check_output_dir, site_is_intact, staged_site
 from .overrides import apply_overrides, load_overrides
 from .progress import SILENT, Progress
+from .readers.base import fields_stated
 from .readers.plugins import site_registry
 from .readers.registry import Registry
 from .records import Entry, Paper
@@ -98,8 +99,9 @@ def _overrides_path(config: SiteConfig) -> tuple[Path, str] | None:
 
 def report_gaps(papers: list[Paper], reads: list[SourceRead], diagnostics: Diagnostics) -> None:
     """Fields no source (nor override) supplied; reported, never filled in. Authors and abstracts
-    count as missing only where a source's format could have stated them."""
-    carried = {read.config.path: set(read.reader.carries) for read in reads}
+    count as missing only where a source could have stated them: its format carries them and
+    it states them for some of its papers (a list of titles alone lacks nothing)."""
+    carried = {read.config.path: fields_stated(read.reader, read.records) for read in reads}
     for paper in papers:
         could_state = set().union(*(carried.get(loc.path, set()) for loc in paper.sources))
         who = f"by {paper.authors[0]}" if paper.authors else "with no authors"

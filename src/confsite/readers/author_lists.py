@@ -48,7 +48,9 @@ NAME_WITH_AFFILIATION = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<affiliation>.*)\
 MARKERS = re.compile(r"[*†‡§¶✝✉⁎]+")
 # Footnote numbers glued to the end of a name ("Jane Doe1,2", "Jane Doe¹").
 FOOTNOTE = re.compile(r"(?<=[^\W\d_])[\d¹²³⁴⁵⁶⁷⁸⁹⁰,]+$")
-NOT_A_NAME = re.compile(r"^(?:[\d¹²³⁴⁵⁶⁷⁸⁹⁰,.\s]*|others|et\.? al\.?)$", re.IGNORECASE)
+NOT_A_NAME = re.compile(
+    r"^(?:[\d¹²³⁴⁵⁶⁷⁸⁹⁰,.\s]*|others|et\.? al\.?|anonymous(?: authors?)?)$", re.IGNORECASE
+)
 
 
 def parse_authors(value: Any) -> AuthorList:
@@ -149,7 +151,7 @@ def clean_name(raw: str) -> tuple[str, str]:
     """A name and its affiliation from "Name (Affiliation)", marks and footnotes removed;
     ("", "") for a piece that is no name (a stray footnote number, "others", "et al.")."""
     affiliation = ""
-    match = NAME_WITH_AFFILIATION.match(raw.strip())
+    match = NAME_WITH_AFFILIATION.match(raw.strip().rstrip("*†‡§¶ "))
     if match:
         raw, affiliation = match["name"], match["affiliation"].strip(" ,;")
     name = " ".join(FOOTNOTE.sub("", MARKERS.sub("", raw)).split())

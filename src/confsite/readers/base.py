@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -125,6 +126,8 @@ class Reader(Protocol):
     name: str
     description: str
     carries: tuple[str, ...]  # which of title/authors/abstract the format can state
+    # Optional `always_states`: the fields every dump of the format states (default: carries);
+    # a reading where every record lacks one is reported as implausible.
 
     def sniff(self, source: SourceText) -> float: ...
 
@@ -175,3 +178,15 @@ class RecordDraft:
             session=facts.get("session"),
             room=facts.get("room"),
         )
+
+
+def fields_stated(reader: Reader, records: Iterable[RawRecord]) -> set[str]:
+    """The fields a source could have stated for each paper: its format carries them and it
+    states them for some of its records (a list of titles alone lacks no authors)."""
+    records = list(records)
+    stated = {
+        "title": any(record.title for record in records),
+        "authors": any(record.authors for record in records),
+        "abstract": any(record.abstract for record in records),
+    }
+    return {name for name in reader.carries if stated.get(name, True)}

@@ -25,6 +25,8 @@ from .values import KEYWORD_SEPARATORS, http_links, labels, paragraphs
 name = "bibtex"
 description = "BibTeX: @inproceedings{...} entries (a reference manager's or a proceedings' .bib)"
 carries = ("title", "authors", "abstract")
+# A list of titles alone is a real program: only the title is stated by every dump.
+always_states = ("title",)
 
 ENTRY_START = re.compile(r"^\s*@\s*([A-Za-z]+)\s*[{(]", re.MULTILINE)
 NOT_PAPERS = frozenset(("proceedings", "mvproceedings", "string", "preamble", "comment"))

@@ -35,6 +35,7 @@ class DelimitedReader:
     delimiter: str
     extensions: tuple[str, ...]
     carries: tuple[str, ...] = ("title", "authors", "abstract")
+    always_states: tuple[str, ...] = ("title",)
 
     def sniff(self, source: SourceText) -> float:
         by_extension = PurePath(source.path).suffix.lower() in self.extensions

@@ -42,6 +42,8 @@ description = (
     "any paper list or program page in plain text, Markdown or HTML (found by its pattern)"
 )
 carries = ("title", "authors", "abstract")
+# A list of titles alone is a real program: only the title is stated by every dump.
+always_states = ("title",)
 
 MARKDOWN_SIGNS = re.compile(
     r"^\s{0,3}#{1,6}\s|\*\*[^*\n]+\*\*|<br\s*/?>|^\s*[-*+]\s+\S|\]\([^)\s]*\)|<(?:b|li|p|a)\b"
@@ -224,7 +226,7 @@ class Draft:
 
     def touch(self, piece: Piece) -> None:
         self.first = self.first or piece.line
-        self.last = max(self.last, piece.line)
+        self.last = max(self.last, piece.end)
 
 
 @dataclass
@@ -490,6 +492,56 @@ def records_of(source: SourceText) -> tuple[RawRecord, ...]:
     return tuple(without_stray_records(records))
 
 
+def describe(source: SourceText) -> list[str]:
+    """The structure found, for `confsite inspect`: what the lines were taken for, the file's
+    habits, the usual record shape, and which lines were left out as page furniture."""
+    pieces = pieces_of(source)
+    if table_records(pieces, source.path):
+        return [f"{len(pieces)} table cells under headed columns: one record a row"]
+    items = classified_pieces(source)
+    assembler = Assembler(source, habits_of(items))
+    for item in items:
+        assembler.feed(item)
+    assembler.flush()
+    kinds = Counter(item.kind for item in items)
+    habits = assembler.habits
+    records = records_of(source)
+    shapes = Counter(" + ".join(sorted(_shape(r))) for r in records).most_common(1)
+    lines = [
+        f"{len(items)} logical lines: "
+        + ", ".join(f"{count} {kind}" for kind, count in kinds.most_common()),
+        "habits: "
+        + (
+            f"titles in h{', h'.join(map(str, sorted(habits.title_headings)))}; "
+            if habits.title_headings
+            else ""
+        )
+        + ("authors before the title; " if habits.authors_first else "authors after the title; ")
+        + ("badges lead a paper" if habits.facts_lead else "badges trail a paper"),
+    ]
+    if shapes:
+        lines.append(f"usual record: {shapes[0][0]} ({shapes[0][1]} of {len(records)} records)")
+    dropped = len(assembler.records) - len(records)
+    left_out = line_ranges(sorted(set(assembler.chrome)))
+    lines.append(
+        f"left out as page furniture: {len(set(assembler.chrome))} lines ({left_out or 'none'})"
+        + (f"; {dropped} bare records around or between the papers" if dropped else "")
+    )
+    return lines
+
+
+def line_ranges(numbers: list[int], limit: int = 8) -> str:
+    """`1-4, 9, 12-15`, the first `limit` runs of a sorted list of line numbers."""
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and number <= runs[-1][1] + 1:
+            runs[-1][1] = number
+        else:
+            runs.append([number, number])
+    shown = [f"{a}" if a == b else f"{a}-{b}" for a, b in runs[:limit]]
+    return ", ".join(shown) + (", …" if len(runs) > limit else "")
+
+
 def style_of(piece: Piece) -> str:
     if piece.heading:
         return piece.tag
@@ -550,4 +602,4 @@ def _shape(record: RawRecord) -> frozenset[str]:
     return frozenset(name for name, value in fields.items() if value)
 
 
-__all__ = ["SESSION_LINE", "read", "sniff"]
+__all__ = ["SESSION_LINE", "describe", "read", "sniff"]

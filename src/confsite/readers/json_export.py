@@ -77,6 +77,7 @@ class JsonReader:
     name = "json"
     description = "JSON: an array of paper objects, or an object holding one"
     carries = CARRIES
+    always_states = ("title",)
 
     def sniff(self, source: SourceText) -> float:
         by_extension = _suffix(source) == ".json"
@@ -106,6 +107,7 @@ class JsonLinesReader:
     name = "jsonl"
     description = "JSON Lines: one paper object per line"
     carries = CARRIES
+    always_states = ("title",)
 
     def sniff(self, source: SourceText) -> float:
         if _suffix(source) in (".jsonl", ".ndjson"):

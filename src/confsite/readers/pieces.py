@@ -40,6 +40,11 @@ class Piece:
     gap: int = 0  # blank lines before it (plain text only)
     column: str = ""  # a table cell's column heading
     quoted: bool = False  # inside a blockquote (a README's blurb under a paper)
+    last_line: int = 0  # the last file line of a hard-wrapped piece joined back (0: `line`)
+
+    @property
+    def end(self) -> int:
+        return max(self.line, self.last_line)
 
     @property
     def heading(self) -> int:
@@ -230,15 +235,22 @@ def _piece_of(runs: list[_Run], line: int, block: int, tag: str, column: str) ->
     )
 
 
-def pieces_from_html(html: str, line_of=None) -> list[Piece]:
+def pieces_from_html(html: str, finder: _LineFinder | None = None) -> list[Piece]:
+    """Pieces of a page; `finder` places them in the file the page was made from (Markdown),
+    else they keep the page's own lines and the finder of the page gives where they end."""
     from bs4 import BeautifulSoup
 
     walker = _Walker()
     walker.walk(BeautifulSoup(html, "html.parser"))
     walker.end_block()
-    if line_of is None:
-        return walker.pieces
-    return [replace(piece, line=line_of(piece)) for piece in walker.pieces]
+    if finder is None:
+        ends = _LineFinder(html)
+        return [replace(p, last_line=ends.end(p, p.line)) for p in walker.pieces]
+    placed = []
+    for piece in walker.pieces:
+        line = finder(piece)
+        placed.append(replace(piece, line=line, last_line=finder.end(piece, line)))
+    return placed
 
 
 FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
@@ -287,6 +299,15 @@ class _LineFinder:
                 return index + 1
         return self.at + 1
 
+    def end(self, piece: Piece, line: int) -> int:
+        """The line holding the piece's last words, within a few dozen lines of its start: a
+        wrapped paragraph spans them all."""
+        probe = _plain(piece.text)[-24:]
+        for index in range(line - 1, min(line + 60, len(self.lines))):
+            if probe and probe in self.lines[index]:
+                return index + 1
+        return line
+
 
 def _plain(text: str) -> str:
     return re.sub(r"[^\w]+", "", text).casefold()
@@ -331,7 +352,10 @@ def pieces_from_text(source: SourceText) -> list[Piece]:
             and _continues(previous, lines[number - 2], raw, width)
         ):
             pieces[-1] = replace(
-                previous, text=_join(previous.text, clean), links=previous.links + links
+                previous,
+                text=_join(previous.text, clean),
+                links=previous.links + links,
+                last_line=source.file_line(number),
             )
             continue
         item = bool(BULLET.match(raw))

@@ -258,7 +258,7 @@ def missing_field_signs(
 ) -> Iterator[Sign]:
     if len(records) < 2:
         return  # one record without a field is reported as such (untitled, no-abstract)
-    for field_name in reader.carries:
+    for field_name in getattr(reader, "always_states", reader.carries):
         stated = STATED.get(field_name)
         if stated is not None and not any(map(stated, records)):
             yield (

@@ -25,7 +25,7 @@ def table_records(
     if len(rows) < 2:
         return []
     names = list(dict.fromkeys(column for row in rows for column in row[1]))
-    loc = SourceLoc(path, rows[0][0], rows[0][0])
+    loc = SourceLoc(path, rows[0][0][0], rows[0][0][0])
     fields = map_fields(names, options, loc)
     if not fields.of("title"):
         return []
@@ -35,26 +35,31 @@ def table_records(
     # A column that mostly writes `Name, Aff; Name, Aff` writes a lone author `Name, Aff` too.
     affiliated = sum(";" in cell for cell in author_cells) > 0.5 * len(author_cells)
     records = []
-    for line, cells, links in rows:
+    for (line, end), cells, links in rows:
         for column in fields.of("authors"):
             if column in cells and affiliated:
                 cells[column] = _affiliated_names(cells[column])
         cells["links"] = " ".join(links)
-        record = record_from_mapping(cells, fields, SourceLoc(path, line, line))
+        record = record_from_mapping(cells, fields, SourceLoc(path, line, end))
         if record is not None and record.title:
             records.append(record)
     return records
 
 
-def _rows(pieces: Sequence[Piece]) -> list[tuple[int, dict[str, str], list[str]]]:
-    """(first line, column -> text, links) of each table row with headed data cells."""
-    rows: dict[int, tuple[int, dict[str, str], list[str]]] = {}
+Row = tuple[tuple[int, int], dict[str, str], list[str]]
+
+
+def _rows(pieces: Sequence[Piece]) -> list[Row]:
+    """((first line, last line), column -> text, links) of each table row with headed data
+    cells."""
+    rows: dict[int, Row] = {}
     for piece in pieces:
         if piece.tag != "td" or not piece.column:
             continue
-        line, cells, links = rows.setdefault(piece.block, (piece.line, {}, []))
+        (line, end), cells, links = rows.get(piece.block, ((piece.line, piece.end), {}, []))
         cells[piece.column] = f"{cells.get(piece.column, '')} {piece.text}".strip()
         links.extend(piece.links)
+        rows[piece.block] = ((line, max(end, piece.end)), cells, links)
     return list(rows.values())
 
 

@@ -3,6 +3,7 @@ paragraphs, lists of labels and the http(s) links among a field's values."""
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -19,6 +20,9 @@ def key_of(name: str) -> str:
     return re.sub(r"[^0-9a-z]", "", name.casefold())
 
 
+HTML_ENTITY = re.compile(r"&(?:#\d{2,7}|#x[0-9a-fA-F]{2,6}|[a-zA-Z]{2,8});")
+
+
 def scalar_text(value: Any) -> str | None:
     """A value as text; None for what holds none (null, "", true/false, an object)."""
     if value is None or isinstance(value, bool | Mapping):
@@ -27,6 +31,8 @@ def scalar_text(value: Any) -> str | None:
         joined = ", ".join(text for item in value if (text := scalar_text(item)))
         return joined or None
     text = str(value).strip()
+    if HTML_ENTITY.search(text):  # exports made from web forms keep `Dietm&#252;ller`
+        text = html.unescape(text)
     return text or None
 
 

@@ -18,6 +18,8 @@ from .values import key_of
 name = "yaml"
 description = "YAML: a list of paper mappings, or a mapping holding one (_data/papers.yml)"
 carries = ("title", "authors", "abstract")
+# A list of titles alone is a real program: only the title is stated by every dump.
+always_states = ("title",)
 
 EXTENSIONS = (".yml", ".yaml")
 # "- title: ..." or "  title: ...": a key line; "papers:" alone opens the list under a key.

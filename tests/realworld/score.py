@@ -5,7 +5,10 @@ truth made by `truth/<name>.py`, a simple parser written for that one file and c
 neither uses confsite. The dumps themselves are third-party data and are not committed: they are
 looked for in $CONFSITE_CORPUS, then ../shared/realworld beside the repository.
 
-    python tests/realworld/score.py [--only NAME] [--show N]
+    python tests/realworld/score.py [--only NAME] [--show N] [--held-out]
+
+Dumps marked `held_out: true` were gathered after the readers were tuned on the others, to
+measure how reading generalises to files the readers were not fitted to.
 """
 
 from __future__ import annotations
@@ -160,6 +163,9 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", help="score the dumps whose name contains this")
     parser.add_argument("--show", type=int, default=0, help="show up to N differences per dump")
+    parser.add_argument(
+        "--held-out", action="store_true", help="only the dumps kept out of the readers' tuning"
+    )
     args = parser.parse_args(argv)
     corpus = corpus_folder()
     if corpus is None:
@@ -168,6 +174,8 @@ def main(argv: list[str]) -> int:
     scores = []
     for dump in dumps(corpus):
         if args.only and args.only not in dump.name:
+            continue
+        if args.held_out and not dump.meta.get("held_out"):
             continue
         score = score_dump(dump)
         scores.append(score)

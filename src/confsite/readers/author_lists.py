@@ -43,7 +43,10 @@ STRONG_SEPARATORS = (
 AND_LIST = re.compile(r"\s*,\s*(?:and|&)\s+|\s+(?:and|&)\s+|\s*,\s*")
 HAS_AND = re.compile(r"\s(?:and|&)\s")
 COMMA = re.compile(r"\s*,\s*")
-NAME_WITH_AFFILIATION = re.compile(r"^(?P<name>[^()]+?)\s*\((?P<affiliation>.*)\)\s*$")
+# The affiliation may hold parentheses of its own, or lose its closing one: "Ke Ma (IIE, CAS".
+NAME_WITH_AFFILIATION = re.compile(
+    r"^(?P<name>[^()]+?)\s*\((?P<affiliation>(?:[^()]|\([^()]*\))*)(?:\)|$)\s*$"
+)
 # Equal-contribution and correspondence marks, wherever they sit.
 MARKERS = re.compile(r"[*†‡§¶✝✉⁎]+")
 # Footnote numbers glued to the end of a name ("Jane Doe1,2", "Jane Doe¹").

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .author_lists import clean_name
 from .program import FUNCTION_WORDS, TITLE_WORDS, is_prose
 
 # Page furniture of conference sites, aggregators and text browsers; compared casefolded.
@@ -162,8 +163,6 @@ def _badge_fact(badge: re.Match[str]) -> Fact:
 # --- author lists -------------------------------------------------------------------------
 
 BY_PREFIX = re.compile(r"^(?:by|authors?\s*[:：])\s+", re.IGNORECASE)
-AFFILIATION = re.compile(r"^(?P<name>[^()]*?)\s*\((?P<aff>(?:[^()]|\([^()]*\))*)\)?\s*$")
-MARKERS = re.compile(r"[*†‡§¶✉#]+|(?<=[^\W\d_])\d{1,2}(?:,\d{1,2})*$")
 NAME_WORD = re.compile(
     r"^(?:[^\W\d_]\.-?){1,3}$"  # initials: J. or J.R. or C.-C.
     r"|^[^\W\d_][^\W\d_'’.-]*(?:['’.-][^\W\d_]+)*(?:\.|['’])?$"  # and Mulang'
@@ -184,13 +183,8 @@ class Person:
 def person_of(text: str) -> Person | None:
     """A personal name, with its affiliation when one trails it in parentheses ("A (MIT)*");
     None when the words are not a name's. Parentheses inside a name are a nickname."""
-    text = text.strip().strip(",;").strip().rstrip("*†‡§¶✉ ")
-    affiliation = ""
-    match = AFFILIATION.match(text)
-    if match and match["name"]:
-        text, affiliation = match["name"], match["aff"].strip()
-    name = MARKERS.sub("", text).strip().strip(",").strip()
-    if not looks_like_name(name):
+    name, affiliation = clean_name(text.strip().strip(",;"))
+    if not name or not looks_like_name(name):
         return None
     return Person(name, affiliation)
 
@@ -255,11 +249,8 @@ def _lenient(parts: list[str], share: float) -> list[Person] | None:
 
 def _doubted_person(part: str) -> Person:
     """A part taken as a name on the strength of its neighbours, its affiliation set apart."""
-    text = part.strip().rstrip("*†‡§¶✉ ")
-    match = AFFILIATION.match(text)
-    if match and match["name"]:
-        return Person(MARKERS.sub("", match["name"]).strip(), match["aff"].strip())
-    return Person(MARKERS.sub("", text).strip())
+    name, affiliation = clean_name(part.strip().strip(",;"))
+    return Person(name or part.strip(), affiliation)
 
 
 def title_text(text: str) -> str:

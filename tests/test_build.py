@@ -15,7 +15,8 @@ from conftest import REPO, copy_seeds_project
 
 PAPER_KEYS = {
     "id", "title", "authors", "affiliations", "abstract", "links", "keywords", "sessions",
-    "presentation", "decision", "awards", "attendance", "room", "conference", "year", "url", "sources",
+    "presentation", "decision", "awards", "attendance", "room", "conference", "year", "url",
+    "sources",
 }
 
 

@@ -207,3 +207,41 @@ def test_downloads_match_papers_json(site: Path, papers_json: list[dict]) -> Non
     assert [row["id"] for row in rows] == [paper["id"] for paper in papers_json]
     bib = (site / "papers.bib").read_text(encoding="utf-8")
     assert bib.count("\n@") + 1 == len(papers_json)
+
+
+def test_paper_page_shows_links_affiliations_and_keywords_escaped(tmp_path: Path) -> None:
+    """An export's links, affiliations and keywords reach the paper page; scraped values stay
+    text, and only http(s) addresses become links."""
+    (tmp_path / "papers.json").write_text(
+        json.dumps(
+            [
+                {
+                    "title": "Sorting <b>Socks</b>",
+                    "authors": [
+                        {"name": "Ann Lee", "affiliation": "MIT <script>x</script>"},
+                        {"name": "Bo Chen", "affiliation": ""},
+                    ],
+                    "abstract": "We sort socks.",
+                    "keywords": ["laundry", "<i>pairs</i>"],
+                    "pdf": "https://example.org/socks.pdf",
+                    "forum": "https://openreview.net/forum?id=abc",
+                    "url": "javascript:alert(1)",
+                }
+            ]
+        ),
+        encoding="utf-8",
+    )
+    (tmp_path / "site.yaml").write_text("title: T\nsources:\n  - path: papers.json\n")
+    result = build(BuildOptions(tmp_path / "site.yaml", tmp_path / "_site"), Diagnostics())
+    (paper,) = result.papers
+    page = soup_of(tmp_path / "_site" / "papers" / paper.id / "index.html")
+    links = {a.get_text(): a["href"] for a in page.select("ul.paper-links a")}
+    assert links == {
+        "PDF": "https://example.org/socks.pdf",
+        "OpenReview": "https://openreview.net/forum?id=abc",
+    }
+    affiliations = [li.get_text(" ", strip=True) for li in page.select("ul.affiliations li")]
+    assert affiliations == ["Ann Lee (MIT <script>x</script>)"]
+    assert not page.select("ul.affiliations script")
+    keywords = page.find("dt", string="Keywords").find_next_sibling("dd").get_text()
+    assert keywords == "laundry, <i>pairs</i>"

@@ -111,7 +111,8 @@ def parse(path: pathlib.Path) -> list[dict]:
         f = _fields(body)
         if f.get("section", "").strip() == "Preface":
             continue
-        authors = [_name(a) for a in re.split(r"\s+and\s+", f.get("author", "").strip()) if a.strip()]
+        names = re.split(r"\s+and\s+", f.get("author", "").strip())
+        authors = [_name(a) for a in names if a.strip()]
         abstract = f.get("abstract")
         papers.append({
             "title": _clean(f["title"]),

@@ -1,4 +1,5 @@
-"""Ground truth for emnlp2020-miniconf-main-papers-csv (EMNLP 2020 virtual site, sitedata/main_papers.csv).
+"""Ground truth for emnlp2020-miniconf-main-papers-csv
+(EMNLP 2020 virtual site, sitedata/main_papers.csv).
 
 MiniConf CSV: UID,title,authors,abstract,keywords,track,paper_type,pdf_url,presentation_id;
 authors and keywords joined by '|'. UIDs main.N (Long/Short) plus TACL.N and CL.N

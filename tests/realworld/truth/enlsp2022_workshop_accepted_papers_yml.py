@@ -49,7 +49,8 @@ def parse(path: pathlib.Path) -> list[dict]:
     papers = []
     for it in items:
         raw = it.get("authors", "").strip()
-        authors = [] if raw == "Anonymous" else [n for n in (_name(p) for p in _split_top(raw)) if n]
+        names = (_name(p) for p in _split_top(raw))
+        authors = [] if raw == "Anonymous" else [n for n in names if n]
         papers.append({
             "title": re.sub(r"\s+", " ", it["title"]).strip(),
             "authors": authors,

@@ -1,4 +1,5 @@
-"""Ground truth for rss2017-jekyll-papers-csv (Robotics: Science and Systems 2017, Jekyll _data/papers.csv).
+"""Ground truth for rss2017-jekyll-papers-csv
+(Robotics: Science and Systems 2017, Jekyll _data/papers.csv).
 
 CSV with header talk_id,external_id,internal_id,title,abstract,authors,areas;
 authors one comma-separated string 'A, B, C' (no 'and'); numeric HTML character

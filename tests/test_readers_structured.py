@@ -449,7 +449,8 @@ def test_semicolons_inside_affiliations_do_not_split_names() -> None:
             ("Cy Wu", "Di Ho"),
             ("Lab (LX)", "Univ"),
         ),
-        (["Ed Fox (never closed", "Fay Ito"], ("Ed Fox (never closed", "Fay Ito"), ()),
+        # an affiliation whose closing parenthesis was lost is still not part of the name
+        (["Ed Fox (never closed", "Fay Ito"], ("Ed Fox", "Fay Ito"), ("never closed", "")),
     ],
 )
 def test_author_arrays_split_inside_an_affiliation_are_joined_again(

@@ -37,6 +37,7 @@ READERS: tuple[Reader, ...] = (
 )
 MIN_SNIFF_SCORE = 0.5
 CLEAR_SNIFF_SCORE = 0.8
+SURE_COMPLETENESS = 0.9  # a clear reader that reads this share of records whole is taken
 
 
 def reader_names() -> tuple[str, ...]:

@@ -230,12 +230,24 @@ def author_list(text: str, lenient: bool = False, share: float = 0.7) -> list[Pe
         parts = [part for part in separator.split(text) if part.strip()]
         if len(parts) < 2 and separator is not SEPARATORS[-1]:
             continue
-        people = [person_of(part) for part in parts]
-        if all(people):
-            return [p for p in people if p]
+        people = _all_people(parts)
+        if people is not None:
+            return people
         if (lenient or separator is SEPARATORS[0]) and len(parts) >= 2:
             return _lenient(parts, share)
     return None
+
+
+def _all_people(parts: list[str]) -> list[Person] | None:
+    """Each part as a person, or None at the first part that is not one (most lines of a
+    program are not author lists, and an abstract has hundreds of parts)."""
+    people = []
+    for part in parts:
+        person = person_of(part)
+        if person is None:
+            return None
+        people.append(person)
+    return people
 
 
 def _lenient(parts: list[str], share: float) -> list[Person] | None:

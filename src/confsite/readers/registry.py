@@ -12,7 +12,14 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..diagnostics import ConfsiteError, Problem, SourceLoc
-from . import CLEAR_SNIFF_SCORE, MIN_SNIFF_SCORE, READERS, SniffResult, unrecognised_format
+from . import (
+    CLEAR_SNIFF_SCORE,
+    MIN_SNIFF_SCORE,
+    READERS,
+    SURE_COMPLETENESS,
+    SniffResult,
+    unrecognised_format,
+)
 from .base import NO_OPTIONS, RawRecord, Reader, ReaderWarning, ReadOptions, SourceText
 
 Result = TypeVar("Result")
@@ -57,11 +64,13 @@ class Registry:
         file = str(getattr(reader, "__file__", "") or reader.name)
         return Path(file), file
 
-    def scores(self, source: SourceText) -> tuple[tuple[str, float], ...]:
-        """Every reader's score, best first; ties keep the registry order."""
+    def scores(
+        self, source: SourceText, readers: tuple[Reader, ...] | None = None
+    ) -> tuple[tuple[str, float], ...]:
+        """Every reader's score (or these readers'), best first; ties keep the registry order."""
         scored = [
             (reader.name, round(self.call(reader, source, "sniff", reader.sniff, source), 3))
-            for reader in self.readers
+            for reader in (self.readers if readers is None else readers)
         ]
         return tuple(sorted(scored, key=lambda pair: -pair[1]))
 
@@ -69,7 +78,14 @@ class Registry:
         """Among the readers whose sniffer scores MIN_SNIFF_SCORE or more, the one whose
         records come out most complete; ties go to the higher score, then the earlier reader.
         A file clearly of one format but broken (cut off mid-record) gets that format's error,
-        not a reading by another reader."""
+        not a reading by another reader.
+
+        The last reader is the catch-all (the general reader), costly to run on a large file:
+        it is not tried when an earlier reader is clearly right, scoring CLEAR_SNIFF_SCORE and
+        reading nearly every record whole."""
+        clear = self._clearly_right(source)
+        if clear is not None:
+            return clear
         scores = self.scores(source)
         candidates = [self.by_name(name) for name, score in scores if score >= MIN_SNIFF_SCORE]
         if not candidates:
@@ -79,6 +95,15 @@ class Registry:
         if len(candidates) > 1:
             candidates.sort(key=lambda reader: -self.completeness(reader, source))
         return SniffResult(candidates[0], scores)
+
+    def _clearly_right(self, source: SourceText) -> SniffResult | None:
+        scores = self.scores(source, self.readers[:-1])
+        if not scores or scores[0][1] < CLEAR_SNIFF_SCORE:
+            return None
+        best = self.by_name(scores[0][0])
+        if self.completeness(best, source) < SURE_COMPLETENESS:
+            return None
+        return SniffResult(best, scores)
 
     def completeness(self, reader: Reader, source: SourceText) -> float:
         """How much of what the reader read is papers: the share of records stating at least

@@ -78,7 +78,7 @@ class GitRepository:
 
 def git_complaint(stderr: bytes) -> str:
     """The line of git's error output that says what went wrong (not its hints)."""
-    lines = [line.strip() for line in stderr.decode("utf-8", "replace").splitlines()]
+    lines = [" ".join(line.split()) for line in stderr.decode("utf-8", "replace").splitlines()]
     lines = [line for line in lines if line and not line.startswith("hint:")]
     for line in lines:
         if "[rejected]" in line or "[remote rejected]" in line:

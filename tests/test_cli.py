@@ -20,7 +20,7 @@ from confsite.readers import reader_names
 
 SMALL = REPO / "tests" / "fixtures" / "small"
 ANSI = re.compile(r"\x1b\[")
-COMMANDS = ("build", "serve", "check", "init", "inspect")
+COMMANDS = ("build", "serve", "check", "init", "deploy", "inspect")
 # Worked out by reading the seed files, not by running the readers (see the README's table).
 SEED_FORMATS = {
     "iclr2023-poster-session-3.txt": ("session-2023", 135),
@@ -111,6 +111,7 @@ def test_top_level_help_lists_every_command() -> None:
         ("serve", ["--port N", "--config FILE", "--out DIR", "--base-url URL", "--strict"]),
         ("check", ["[DIR]"]),
         ("init", [" DIR\n"]),
+        ("deploy", ["--base-url URL", "--remote NAME", "--branch NAME", "--no-push", "--dry-run"]),
         ("inspect", [" FILE\n", "--format NAME", "--json"]),
     ],
 )

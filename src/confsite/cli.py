@@ -13,6 +13,7 @@ from jinja2 import TemplateError
 from . import __version__
 from .check import check_site
 from .config import parse_base_url
+from .deploy import DEFAULT_BRANCH, DEFAULT_REMOTE, DEPLOY_BUILD_FOLDER
 from .diagnostics import ConfsiteError, Diagnostics
 from .readers import reader_names
 from .terminal import Painter, print_error, print_failure, print_problems, progress_for
@@ -45,7 +46,10 @@ def positive_int(value: str) -> int:
     return int(value)
 
 
-def add_build_arguments(parser: argparse.ArgumentParser) -> None:
+def add_build_arguments(
+    parser: argparse.ArgumentParser,
+    out_help: str = "output folder (default: 'output' in the config, _site)",
+) -> None:
     parser.add_argument(
         "--config",
         type=Path,
@@ -58,7 +62,7 @@ def add_build_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         metavar="DIR",
         default=None,
-        help="output folder (default: 'output' in the config, _site)",
+        help=out_help,
     )
     parser.add_argument(
         "--base-url",
@@ -151,6 +155,50 @@ def make_parser() -> argparse.ArgumentParser:
         "DIR must not exist or be empty.",
     )
     init_parser.add_argument("dir", type=Path, metavar="DIR", help="the new site's folder")
+
+    deploy_parser = command(
+        "deploy",
+        "build the site and publish it on the gh-pages branch (GitHub Pages)",
+        "Build the site (base URL: --base-url, else base_url in site.yaml, else the GitHub "
+        "Pages address of the remote when it is a GitHub repository) and commit it, with a "
+        ".nojekyll file, on top of the gh-pages branch of the site's git repository, then push "
+        "that branch. Your working tree, index and current branch are not touched. Refuses "
+        "uncommitted changes to tracked files in the site's folder.",
+    )
+    add_build_arguments(
+        deploy_parser,
+        out_help=f"build folder (default: {DEPLOY_BUILD_FOLDER} beside the config; one inside "
+        "the repository must be ignored by git)",
+    )
+    deploy_parser.add_argument(
+        "--remote",
+        metavar="NAME",
+        default=DEFAULT_REMOTE,
+        help="the remote to push to, whose GitHub address gives the default base URL "
+        f"(default: {DEFAULT_REMOTE})",
+    )
+    deploy_parser.add_argument(
+        "--branch",
+        metavar="NAME",
+        default=DEFAULT_BRANCH,
+        help=f"the branch that receives the site (default: {DEFAULT_BRANCH})",
+    )
+    deploy_parser.add_argument(
+        "--push",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="push the branch to the remote (default: push; --no-push only commits)",
+    )
+    deploy_parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="build and show what would be published, without committing or pushing",
+    )
+    deploy_parser.add_argument(
+        "--allow-dirty",
+        action="store_true",
+        help="deploy even with uncommitted changes to tracked files in the site's folder",
+    )
 
     inspect_parser = command(
         "inspect",
@@ -262,6 +310,12 @@ def run_inspect(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def run_deploy(args: argparse.Namespace) -> int:
+    from .deploy import run_deploy as deploy
+
+    return deploy(args)
+
+
 def run_serve(args: argparse.Namespace) -> int:
     from .serve import run_serve as serve
 
@@ -273,6 +327,7 @@ COMMANDS = {
     "serve": run_serve,
     "check": run_check,
     "init": run_init,
+    "deploy": run_deploy,
     "inspect": run_inspect,
 }
 

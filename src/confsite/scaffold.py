@@ -7,8 +7,9 @@ from pathlib import Path
 from .diagnostics import ConfsiteError
 
 STARTER = Path(__file__).resolve().parent / "starter"
-# Files a package cannot ship under their real name.
-RENAMED = {"gitignore": ".gitignore"}
+# Files a package cannot ship under their real name (hidden ones, and folders the package data
+# globs would miss), by their path in the starter.
+RENAMED = {"gitignore": ".gitignore", "github-pages.yml": ".github/workflows/pages.yml"}
 
 
 def starter_files() -> list[tuple[str, bytes]]:
@@ -16,10 +17,9 @@ def starter_files() -> list[tuple[str, bytes]]:
     files = []
     for path in sorted(STARTER.rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts:
-            relative = path.relative_to(STARTER)
-            name = RENAMED.get(relative.name, relative.name)
-            files.append(((relative.parent / name).as_posix(), path.read_bytes()))
-    return files
+            relative = path.relative_to(STARTER).as_posix()
+            files.append((RENAMED.get(relative, relative), path.read_bytes()))
+    return sorted(files)
 
 
 def init_site(target: Path) -> list[str]:

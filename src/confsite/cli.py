@@ -8,14 +8,10 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
-from jinja2 import TemplateError
-
 from . import __version__
 from .check import check_site
-from .config import parse_base_url
 from .deploy import DEFAULT_BRANCH, DEFAULT_REMOTE, DEPLOY_BUILD_FOLDER
 from .diagnostics import ConfsiteError, Diagnostics
-from .readers import reader_names
 from .terminal import Painter, print_error, print_failure, print_problems, progress_for
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -24,6 +20,8 @@ EPILOG = "exit status: 0 success, 1 build or check failure, 2 usage error"
 
 
 def base_url_argument(value: str) -> str:
+    from .config import parse_base_url  # which imports the readers: not for --help
+
     try:
         return parse_base_url(value)
     except ValueError as err:
@@ -92,6 +90,16 @@ def add_build_arguments(
         action="store_true",
         help="also print notes (merged repeats, slug collisions)",
     )
+
+
+class ReaderNames:
+    """The built-in readers' names, looked up when a help text shows them: importing the
+    readers took most of the time `confsite --version` and `--help` spent."""
+
+    def __str__(self) -> str:
+        from .readers import reader_names
+
+        return ", ".join(reader_names())
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -209,13 +217,14 @@ def make_parser() -> argparse.ArgumentParser:
     inspect_parser.add_argument(
         "file", type=Path, metavar="FILE", help="a dump file (text, Markdown or HTML)"
     )
-    inspect_parser.add_argument(
+    format_option = inspect_parser.add_argument(
         "--format",
         metavar="NAME",
         default=None,
         help="read with this reader instead of the detected one: "
-        f"{', '.join(reader_names())}, or a reader in ./readers/",
+        "%(reader_names)s, or a reader in ./readers/",
     )
+    format_option.reader_names = ReaderNames()  # argparse fills %(...)s from the option's fields
     inspect_parser.add_argument(
         "--json", action="store_true", help="print scores and full records as JSON"
     )
@@ -224,6 +233,8 @@ def make_parser() -> argparse.ArgumentParser:
 
 def run_build(args: argparse.Namespace) -> int:
     # Imported here: the pipeline pulls in Jinja, lunr and more, which --help need not wait for.
+    from jinja2 import TemplateError
+
     from .pipeline import BuildOptions, build
     from .summary import print_summary
 

@@ -18,10 +18,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from jinja2 import TemplateError
-
 from . import __version__
-from .config import load_config
 from .diagnostics import ConfsiteError, Diagnostics
 from .manifest import CACHE_FOLDER
 from .terminal import Painter, print_error, print_failure, print_problems, progress_for
@@ -265,7 +262,11 @@ def run_deploy(args: argparse.Namespace) -> int:
 
 
 def _deploy(args: argparse.Namespace) -> int:
-    # Imported here: the pipeline pulls in Jinja, lunr and more, which --help need not wait for.
+    # Imported here: the pipeline and the config pull in Jinja, the readers and more, which
+    # --help (which names this module's defaults) need not wait for.
+    from jinja2 import TemplateError
+
+    from .config import load_config
     from .pipeline import BuildOptions, build
     from .summary import display_path, human_bytes, print_summary
 

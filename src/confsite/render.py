@@ -27,6 +27,7 @@ from jinja2 import (
 from jinja2.runtime import Context, Macro
 from markupsafe import Markup
 
+from .bundled import BUNDLED, PACKAGE_ROOT
 from .config import SiteConfig
 from .corpus import CorpusJob, Related
 from .diagnostics import ConfsiteError
@@ -38,11 +39,6 @@ from .records import Paper
 from .site import Site
 from .views import Page, Views, page_key
 
-PACKAGE_ROOT = Path(__file__).resolve().parent
-PROJECT_ROOT = PACKAGE_ROOT.parent.parent
-BUILTIN_TEMPLATES = PROJECT_ROOT / "templates"
-BUILTIN_STATIC = PROJECT_ROOT / "static"
-LUNR_JS = PROJECT_ROOT / "node_modules" / "lunr" / "lunr.js"
 PAGES_PER_CHUNK = 100  # small enough to keep both workers busy to the end
 MAX_CHUNKS = 400
 MEMOIZED_MACRO_LIMIT = 30_000  # rendered cards kept per process; bounds memory at scale
@@ -55,15 +51,17 @@ PARTIAL_MACROS = (
 
 
 def lunr_js() -> bytes:
-    """lunr.js from the npm package pinned in package.json (installed by `npm ci`)."""
+    """lunr.js from the npm package pinned in package.json: the copy the wheel carries, or
+    for an editable install the one `npm ci` put in the checkout's node_modules."""
     try:
-        return LUNR_JS.read_bytes()
+        return BUNDLED.lunr_js.read_bytes()
     except FileNotFoundError:
-        raise ConfsiteError(
-            str(LUNR_JS),
-            "lunr.js is missing: run `npm ci` in the confsite "
-            "folder (it installs the pinned lunr package)",
-        ) from None
+        what_to_do = (
+            "reinstall confsite (its wheel carries lunr.js)"
+            if BUNDLED.installed
+            else "run `npm ci` in the confsite folder (it installs the pinned lunr package)"
+        )
+        raise ConfsiteError(str(BUNDLED.lunr_js), f"lunr.js is missing: {what_to_do}") from None
 
 
 @pass_context
@@ -136,7 +134,7 @@ class PageEnvironment(Environment):
 
 def make_environment(theme_dir: Path | None) -> Environment:
     loaders = [FileSystemLoader(str(theme_dir / "templates"))] if theme_dir else []
-    loaders.append(FileSystemLoader(str(BUILTIN_TEMPLATES)))
+    loaders.append(FileSystemLoader(str(BUNDLED.templates)))
     environment = PageEnvironment(
         loader=ChoiceLoader(loaders),
         autoescape=select_autoescape(default=True, default_for_string=True),
@@ -160,7 +158,7 @@ def make_environment(theme_dir: Path | None) -> Environment:
 def static_files(theme_dir: Path | None) -> dict[str, bytes]:
     """Built-in assets, each replaced by the theme's file of the same name."""
     files: dict[str, bytes] = {}
-    for folder in [BUILTIN_STATIC, *([theme_dir / "static"] if theme_dir else [])]:
+    for folder in [BUNDLED.static, *([theme_dir / "static"] if theme_dir else [])]:
         if folder.is_dir():
             for path in sorted(folder.rglob("*")):
                 if path.is_file():
@@ -283,7 +281,8 @@ def build_fingerprint(theme_dir: Path | None) -> bytes:
     """A digest of confsite's code, templates and assets and the theme's: any change to them
     invalidates every cached page."""
     hasher = hashlib.blake2b(digest_size=32)
-    folders = [PACKAGE_ROOT, BUILTIN_TEMPLATES, BUILTIN_STATIC]
+    # An installed package holds the templates and assets too: hashing them twice costs little.
+    folders = [PACKAGE_ROOT, BUNDLED.templates, BUNDLED.static]
     if theme_dir is not None:
         folders.append(theme_dir)
     for number, folder in enumerate(folders):

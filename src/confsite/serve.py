@@ -26,11 +26,11 @@ from urllib.parse import urlsplit
 
 import watchfiles
 
+from .bundled import BUNDLED
 from .config import SiteConfig, load_config
 from .diagnostics import ConfsiteError, Diagnostics
 from .pipeline import DEFAULT_OVERRIDES, BuildOptions, build
 from .readers.plugins import SITE_READERS_FOLDER
-from .render import BUILTIN_STATIC, BUILTIN_TEMPLATES
 from .summary import display_path, print_rebuild_line, print_summary
 from .terminal import (
     Painter,
@@ -218,7 +218,7 @@ def watched_paths(config_path: Path, config: SiteConfig | None) -> tuple[frozens
     the site's readers, the theme and the built-in templates and assets. Missing ones count as
     files so that creating them is noticed."""
     files = {config_path.resolve()}
-    folders = {BUILTIN_TEMPLATES.resolve(), BUILTIN_STATIC.resolve()}
+    folders = {BUNDLED.templates.resolve(), BUNDLED.static.resolve()}
     if config is not None:
         files |= {config.resolve(source.path).resolve() for source in config.sources}
         files.add(config.resolve(config.overrides or DEFAULT_OVERRIDES).resolve())

@@ -302,8 +302,8 @@ def run_inspect(args: argparse.Namespace) -> int:
             )
             return EXIT_USAGE
         inspection = inspect_file(args.file, readers, args.format)
-    except ConfsiteError as err:
-        print_error(str(err), sys.stderr)
+    except ConfsiteError as err:  # several, when the site's readers are broken
+        print_failure(err, sys.stderr)
         return EXIT_FAILED
     if args.json:
         print(inspection_json(inspection))

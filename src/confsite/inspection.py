@@ -106,6 +106,7 @@ def record_json(record: RawRecord, stated: set[str]) -> dict[str, Any]:
 
 
 def inspection_json(inspection: Inspection) -> str:
+    stated = inspection.stated
     document = {
         "file": inspection.path,
         "html": inspection.html,
@@ -114,7 +115,7 @@ def inspection_json(inspection: Inspection) -> str:
         "detected": inspection.detected,
         "structure": list(inspection.structure),
         "warnings": [str(problem) for problem in inspection.warnings],
-        "records": [record_json(r, inspection.stated) for r in inspection.records]
+        "records": [record_json(r, stated) for r in inspection.records]
         if inspection.reader
         else [],
     }

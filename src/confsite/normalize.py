@@ -70,6 +70,8 @@ LINK_KINDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 
 def classify_link(url: str) -> Link | None:
     url = url.strip()
+    if url.lower().startswith("www."):  # written without its scheme, as pages often do
+        url = f"https://{url}"
     for pattern, kind in LINK_KINDS:
         if pattern.search(url):
             return Link(kind, url)

@@ -140,15 +140,6 @@ def merge_sources(
     return papers
 
 
-def load_papers(
-    config: SiteConfig, readers: Registry, diagnostics: Diagnostics
-) -> tuple[list[SourceRead], list[Paper]]:
-    reads = read_every_source(config.sources, lambda source: read_source(config, source, readers))
-    report_reading(reads, diagnostics)
-    entries = [normalize_source(read, index) for index, read in enumerate(reads)]
-    return reads, merge_sources(config, reads, entries, diagnostics)
-
-
 def report_reading(reads: list[SourceRead], diagnostics: Diagnostics) -> None:
     """What the plausibility checks found in each source (see readers/plausibility.py)."""
     for read in reads:

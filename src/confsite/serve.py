@@ -218,12 +218,13 @@ def watched_paths(config_path: Path, config: SiteConfig | None) -> tuple[frozens
     the site's readers, the theme and the built-in templates and assets. Missing ones count as
     files so that creating them is noticed."""
     files = {config_path.resolve()}
-    folders = {BUNDLED.templates.resolve(), BUNDLED.static.resolve()}
+    # Watched even when the config could not be read: a broken site reader stops reading it.
+    readers = (config_path.resolve().parent / SITE_READERS_FOLDER).resolve()
+    folders = {BUNDLED.templates.resolve(), BUNDLED.static.resolve(), readers}
     if config is not None:
         files |= {config.resolve(source.path).resolve() for source in config.sources}
         files.add(config.resolve(config.overrides or DEFAULT_OVERRIDES).resolve())
         folders.add(config.resolve(config.content).resolve())
-        folders.add(config.resolve(SITE_READERS_FOLDER).resolve())
         if config.theme_dir is not None:
             folders.add(config.resolve(config.theme_dir).resolve())
     missing = {folder for folder in folders if not folder.is_dir()}

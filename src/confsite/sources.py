@@ -69,7 +69,7 @@ def read_source(config: SiteConfig, source: SourceConfig, readers: Registry) -> 
     if source.format is not None:
         reader, detected = readers.by_name(source.format), False
     else:
-        reader, detected = readers.sniff(text).reader, True
+        reader, detected = readers.sniff(text, source.read_options).reader, True
     try:
         records, read_problems = readers.read_reporting(reader, text, source.read_options)
         records = tuple(records)

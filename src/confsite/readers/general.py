@@ -20,7 +20,6 @@ from .line_kinds import (
     AWARD,
     LABEL,
     LINK_LINE,
-    SESSION_LINE,
     Person,
     author_list,
     fact_of,
@@ -476,12 +475,12 @@ def with_label_values(items: list[Classified]) -> list[Classified]:
 
 
 def read(source: SourceText, options: ReadOptions = NO_OPTIONS) -> list[RawRecord]:
-    return list(records_of(source))
+    return list(records_of(source, options))
 
 
 @functools.lru_cache(maxsize=4)  # the registry sniffs a source, then reads it
-def records_of(source: SourceText) -> tuple[RawRecord, ...]:
-    if from_table := table_records(pieces_of(source), source.path):
+def records_of(source: SourceText, options: ReadOptions = NO_OPTIONS) -> tuple[RawRecord, ...]:
+    if from_table := table_records(pieces_of(source), source.path, options):
         return tuple(from_table)
     items = classified_pieces(source)
     assembler = Assembler(source, habits_of(items))
@@ -602,4 +601,4 @@ def _shape(record: RawRecord) -> frozenset[str]:
     return frozenset(name for name, value in fields.items() if value)
 
 
-__all__ = ["SESSION_LINE", "describe", "read", "sniff"]
+__all__ = ["describe", "read", "sniff"]

@@ -97,7 +97,6 @@ LINK_LINE = re.compile(
 # A listing's rank before a title ("12. Title") and its popularity after ("⭐ 66", "▲ 12").
 TITLE_RANK = re.compile(r"^(?:\d{1,4}\.|\[[ xX]\])\s+(?=\S)")  # and a checklist's box
 TITLE_POPULARITY = re.compile(r"\s*(?:[⭐★▲👍🔥]\ufe0f?\s*\d[\d,.]*[kK]?)+$")
-SESSION_LINE = re.compile(r"^(?:[A-Z][\w-]*\s+){0,3}Session(?:\s+[\w.-]+){0,4}$")
 
 
 @dataclass(frozen=True)
@@ -270,13 +269,6 @@ def title_text(text: str) -> str:
     return TITLE_POPULARITY.sub("", TITLE_RANK.sub("", text)).strip() or text
 
 
-def is_title_like(text: str) -> bool:
-    """Short enough to be a title, and not a sentence of an abstract."""
-    return (
-        1 <= len(text) <= 350 and not is_prose(text) or len(text) <= 300 and text.count(". ") == 0
-    )
-
-
 __all__ = [
     "Fact",
     "Person",
@@ -288,5 +280,4 @@ __all__ = [
     "LABEL",
     "LINK_LINE",
     "ASIDE_HEADINGS",
-    "SESSION_LINE",
 ]

@@ -11,7 +11,6 @@ are resolved.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -450,7 +449,3 @@ def _join(left: str, right: str) -> str:
     if left.endswith("-") and right[:1].islower():
         return left + right  # a word broken at its hyphen by the wrap
     return f"{left} {right}"
-
-
-def most_common_tags(pieces: list[Piece]) -> Counter[str]:
-    return Counter(piece.tag for piece in pieces)

@@ -74,43 +74,41 @@ class Registry:
         ]
         return tuple(sorted(scored, key=lambda pair: -pair[1]))
 
-    def sniff(self, source: SourceText) -> SniffResult:
+    def sniff(self, source: SourceText, options: ReadOptions = NO_OPTIONS) -> SniffResult:
         """Among the readers whose sniffer scores MIN_SNIFF_SCORE or more, the one whose
-        records come out most complete; ties go to the higher score, then the earlier reader.
-        A file clearly of one format but broken (cut off mid-record) gets that format's error,
-        not a reading by another reader.
+        records (read with the source's `options`) come out most complete; ties go to the
+        higher score, then the earlier reader. A file clearly of one format but broken (cut
+        off mid-record) gets that format's error, not a reading by another reader.
 
         The last reader is the catch-all (the general reader), costly to run on a large file:
         it is not tried when an earlier reader is clearly right, scoring CLEAR_SNIFF_SCORE and
         reading nearly every record whole."""
-        clear = self._clearly_right(source)
-        if clear is not None:
-            return clear
-        scores = self.scores(source)
+        *specific, catch_all = self.readers
+        scores = self.scores(source, tuple(specific))
+        if scores and scores[0][1] >= CLEAR_SNIFF_SCORE:
+            best = self.by_name(scores[0][0])
+            if self.completeness(best, source, options) >= SURE_COMPLETENESS:
+                return SniffResult(best, scores)
+        scores = tuple(sorted((*scores, *self.scores(source, (catch_all,))), key=lambda p: -p[1]))
         candidates = [self.by_name(name) for name, score in scores if score >= MIN_SNIFF_SCORE]
         if not candidates:
             raise unrecognised_format(source, scores)
         if len(candidates) > 1 and scores[0][1] >= CLEAR_SNIFF_SCORE:
-            self.read(candidates[0], source)
+            self.read(candidates[0], source, options)  # its error, if it has one, stands
         if len(candidates) > 1:
-            candidates.sort(key=lambda reader: -self.completeness(reader, source))
+            candidates.sort(key=lambda reader: -self.completeness(reader, source, options))
         return SniffResult(candidates[0], scores)
 
-    def _clearly_right(self, source: SourceText) -> SniffResult | None:
-        scores = self.scores(source, self.readers[:-1])
-        if not scores or scores[0][1] < CLEAR_SNIFF_SCORE:
-            return None
-        best = self.by_name(scores[0][0])
-        if self.completeness(best, source) < SURE_COMPLETENESS:
-            return None
-        return SniffResult(best, scores)
-
-    def completeness(self, reader: Reader, source: SourceText) -> float:
+    def completeness(
+        self, reader: Reader, source: SourceText, options: ReadOptions = NO_OPTIONS
+    ) -> float:
         """How much of what the reader read is papers: the share of records stating at least
         two of title, authors and abstract (one, for a format that carries only one). A reader
-        that fails on the file scores nothing."""
+        that rejects the file scores nothing; one that crashes is a bug, reported as such."""
         try:
-            records = self.read(reader, source)
+            records = self.read(reader, source, options)
+        except ReaderCrash:
+            raise
         except ConfsiteError:
             return 0.0
         if not records:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..diagnostics import SourceLoc
 from .base import NO_OPTIONS, RawRecord, ReadOptions
@@ -39,10 +40,10 @@ def table_records(
         for column in fields.of("authors"):
             if column in cells and affiliated:
                 cells[column] = _affiliated_names(cells[column])
-        cells["links"] = " ".join(links)
         record = record_from_mapping(cells, fields, SourceLoc(path, line, end))
         if record is not None and record.title:
-            records.append(record)
+            # the cells' own links (a title linked to its paper) beside any link column's
+            records.append(replace(record, links=tuple(dict.fromkeys((*record.links, *links)))))
     return records
 
 

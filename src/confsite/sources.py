@@ -66,13 +66,16 @@ def read_source(config: SiteConfig, source: SourceConfig, readers: Registry) -> 
     """One source read by its reader (set in the config, or detected), with the warnings its
     records' plausibility gives; ConfsiteError says how it was read and what to do instead."""
     text = load_source_text(config.resolve(source.path), source.path)
+    reading = None
     if source.format is not None:
         reader, detected = readers.by_name(source.format), False
     else:
-        reader, detected = readers.sniff(text, source.read_options).reader, True
+        sniffed = readers.sniff(text, source.read_options)
+        reader, detected, reading = sniffed.reader, True, sniffed.reading
     try:
-        records, read_problems = readers.read_reporting(reader, text, source.read_options)
-        records = tuple(records)
+        if reading is None:
+            reading = readers.read_reporting(reader, text, source.read_options)
+        records, read_problems = tuple(reading[0]), reading[1]
         if not records:
             raise ConfsiteError(text.loc(1), f"no records found by the {reader.name} reader")
     except ReaderCrash:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..diagnostics import ConfsiteError
+from ..diagnostics import ConfsiteError, Problem
 from . import (
     awards,
     bibtex,
@@ -54,7 +54,10 @@ def reader_by_name(name: str) -> Reader:
 @dataclass(frozen=True)
 class SniffResult:
     reader: Reader
-    scores: tuple[tuple[str, float], ...]  # every reader's score, best first
+    scores: tuple[tuple[str, float], ...]  # the scores of the readers tried, best first
+    # what the reader read while readers were compared (records, warnings), so it is not
+    # read again; None when it was the only candidate and was not read
+    reading: tuple[list[RawRecord], tuple[Problem, ...]] | None = None
 
 
 def sniff(source: SourceText) -> SniffResult:

@@ -180,13 +180,14 @@ class RecordDraft:
         )
 
 
+def record_fields(record: RawRecord) -> frozenset[str]:
+    """Which of title, authors and abstract a record states."""
+    fields = {"title": record.title, "authors": record.authors, "abstract": record.abstract}
+    return frozenset(name for name, value in fields.items() if value)
+
+
 def fields_stated(reader: Reader, records: Iterable[RawRecord]) -> set[str]:
     """The fields a source could have stated for each paper: its format carries them and it
     states them for some of its records (a list of titles alone lacks no authors)."""
-    records = list(records)
-    stated = {
-        "title": any(record.title for record in records),
-        "authors": any(record.authors for record in records),
-        "abstract": any(record.abstract for record in records),
-    }
-    return {name for name in reader.carries if stated.get(name, True)}
+    stated = frozenset().union(*map(record_fields, records))
+    return {name for name in reader.carries if name in stated}

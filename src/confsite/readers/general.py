@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from ..diagnostics import SourceLoc
-from .base import NO_OPTIONS, RawRecord, ReadOptions, SourceText
+from .base import NO_OPTIONS, RawRecord, ReadOptions, SourceText, record_fields
 from .line_kinds import (
     ASIDE_HEADINGS,
     AWARD,
@@ -58,7 +58,7 @@ def sniff(source: SourceText) -> float:
     records = records_of(source)
     if not records:
         return 0.0
-    full = sum(1 for r in records if sum(map(bool, (r.title, r.authors, r.abstract))) >= 2)
+    full = sum(1 for r in records if len(record_fields(r)) >= 2)
     if full >= 2 and full >= 0.5 * len(records) or _one_whole_paper(records):
         return 0.5
     return 0.5 if len(records) >= 5 and _listed_titles(source) >= len(records) else 0.2
@@ -73,7 +73,7 @@ def _listed_titles(source: SourceText) -> int:
     return sum(1 for p in pieces_of(source) if p.tag == "li" or p.linked)
 
 
-@functools.lru_cache(maxsize=4)  # sniffing and reading both look at the pieces
+@functools.lru_cache(maxsize=1)  # sniffing and reading look at one source's pieces in turn
 def pieces_of(source: SourceText) -> tuple[Piece, ...]:
     return tuple(_pieces_of(source))
 
@@ -478,7 +478,7 @@ def read(source: SourceText, options: ReadOptions = NO_OPTIONS) -> list[RawRecor
     return list(records_of(source, options))
 
 
-@functools.lru_cache(maxsize=4)  # the registry sniffs a source, then reads it
+@functools.lru_cache(maxsize=1)  # the registry sniffs a source, then reads it; one is held
 def records_of(source: SourceText, options: ReadOptions = NO_OPTIONS) -> tuple[RawRecord, ...]:
     if from_table := table_records(pieces_of(source), source.path, options):
         return tuple(from_table)
@@ -505,7 +505,7 @@ def describe(source: SourceText) -> list[str]:
     kinds = Counter(item.kind for item in items)
     habits = assembler.habits
     records = records_of(source)
-    shapes = Counter(" + ".join(sorted(_shape(r))) for r in records).most_common(1)
+    shapes = Counter(" + ".join(sorted(record_fields(r))) for r in records).most_common(1)
     lines = [
         f"{len(items)} logical lines: "
         + ", ".join(f"{count} {kind}" for kind, count in kinds.most_common()),
@@ -581,7 +581,7 @@ def without_page_frame(records: list[RawRecord]) -> list[RawRecord]:
     """The papers of a page share one shape (say title, authors and abstract). Where nearly
     every record from the first of that shape to the last has it, the records above and below
     with fewer fields are the page's frame (menus, a footer), not papers."""
-    shapes = [_shape(r) for r in records]
+    shapes = [record_fields(r) for r in records]
     usual = Counter(s for s in shapes if len(s) >= 2).most_common(1)
     if not usual or usual[0][1] < 3:
         return records
@@ -594,11 +594,6 @@ def without_page_frame(records: list[RawRecord]) -> list[RawRecord]:
         for i, (r, s) in enumerate(zip(records, shapes, strict=True))
         if at[0] <= i <= at[-1] or s >= shape
     ]
-
-
-def _shape(record: RawRecord) -> frozenset[str]:
-    fields = {"title": record.title, "authors": record.authors, "abstract": record.abstract}
-    return frozenset(name for name, value in fields.items() if value)
 
 
 __all__ = ["describe", "read", "sniff"]

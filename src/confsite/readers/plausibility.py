@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 
 from ..diagnostics import Problem, SourceLoc
-from .base import RawRecord, Reader, SourceText
+from .base import RawRecord, Reader, SourceText, record_fields
 from .program import AUTHOR_SEPARATOR, is_author_list, looks_like_person
 
 KIND = "implausible"
@@ -246,21 +246,15 @@ def line_shapes(lines: list[str]) -> Iterator[tuple[str, int]]:
 
 # --- fields the format carries ---------------------------------------------------------------
 
-STATED: dict[str, Callable[[RawRecord], bool]] = {
-    "title": lambda record: record.title is not None,
-    "authors": lambda record: bool(record.authors),
-    "abstract": lambda record: bool(record.abstract),
-}
-
 
 def missing_field_signs(
     source: SourceText, records: tuple[RawRecord, ...], reader: Reader
 ) -> Iterator[Sign]:
     if len(records) < 2:
         return  # one record without a field is reported as such (untitled, no-abstract)
+    stated = frozenset().union(*map(record_fields, records))
     for field_name in getattr(reader, "always_states", reader.carries):
-        stated = STATED.get(field_name)
-        if stated is not None and not any(map(stated, records)):
+        if field_name not in stated:
             yield (
                 source.loc(1),
                 f"none of the {len(records)} records has {field_name}, which every "

@@ -20,9 +20,18 @@ from . import (
     SniffResult,
     unrecognised_format,
 )
-from .base import NO_OPTIONS, RawRecord, Reader, ReaderWarning, ReadOptions, SourceText
+from .base import (
+    NO_OPTIONS,
+    RawRecord,
+    Reader,
+    ReaderWarning,
+    ReadOptions,
+    SourceText,
+    record_fields,
+)
 
 Result = TypeVar("Result")
+Reading = tuple[list[RawRecord], tuple[Problem, ...]]  # records, and what the reader read past
 
 
 class ReaderCrash(ConfsiteError):
@@ -84,45 +93,27 @@ class Registry:
         it is not tried when an earlier reader is clearly right, scoring CLEAR_SNIFF_SCORE and
         reading nearly every record whole."""
         *specific, catch_all = self.readers
+        readings = Readings(self, source, options)
         scores = self.scores(source, tuple(specific))
         if scores and scores[0][1] >= CLEAR_SNIFF_SCORE:
             best = self.by_name(scores[0][0])
-            if self.completeness(best, source, options) >= SURE_COMPLETENESS:
-                return SniffResult(best, scores)
+            if readings.completeness(best) >= SURE_COMPLETENESS:
+                return SniffResult(best, scores, readings.of(best))
         scores = tuple(sorted((*scores, *self.scores(source, (catch_all,))), key=lambda p: -p[1]))
         candidates = [self.by_name(name) for name, score in scores if score >= MIN_SNIFF_SCORE]
         if not candidates:
             raise unrecognised_format(source, scores)
-        if len(candidates) > 1 and scores[0][1] >= CLEAR_SNIFF_SCORE:
-            self.read(candidates[0], source, options)  # its error, if it has one, stands
-        if len(candidates) > 1:
-            candidates.sort(key=lambda reader: -self.completeness(reader, source, options))
-        return SniffResult(candidates[0], scores)
-
-    def completeness(
-        self, reader: Reader, source: SourceText, options: ReadOptions = NO_OPTIONS
-    ) -> float:
-        """How much of what the reader read is papers: the share of records stating at least
-        two of title, authors and abstract (one, for a format that carries only one). A reader
-        that rejects the file scores nothing; one that crashes is a bug, reported as such."""
-        try:
-            records = self.read(reader, source, options)
-        except ReaderCrash:
-            raise
-        except ConfsiteError:
-            return 0.0
-        if not records:
-            return 0.0
-        needed = min(2, len(reader.carries))
-        full = sum(1 for r in records if sum(map(bool, (r.title, r.authors, r.abstract))) >= needed)
-        return round(full / len(records), 2)
+        if len(candidates) == 1:
+            return SniffResult(candidates[0], scores)
+        if scores[0][1] >= CLEAR_SNIFF_SCORE and readings.of(candidates[0]) is None:
+            self.read(candidates[0], source, options)  # its error stands
+        candidates.sort(key=lambda reader: -readings.completeness(reader))
+        return SniffResult(candidates[0], scores, readings.of(candidates[0]))
 
     def read(
         self, reader: Reader, source: SourceText, options: ReadOptions = NO_OPTIONS
     ) -> list[RawRecord]:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ReaderWarning)
-            return list(self.call(reader, source, "read", reader.read, source, options))
+        return self.read_reporting(reader, source, options)[0]
 
     def read_reporting(
         self, reader: Reader, source: SourceText, options: ReadOptions = NO_OPTIONS
@@ -157,6 +148,40 @@ class Registry:
                 f"the {reader.name} reader's {what}() failed at {where} with "
                 f"{type(err).__name__}: {err} (a bug in the reader, not in this file)",
             ) from None
+
+
+class Readings:
+    """What each reader read of one source while the registry compared them, so that the
+    reader picked does not read the file again."""
+
+    def __init__(self, registry: Registry, source: SourceText, options: ReadOptions) -> None:
+        self.registry, self.source, self.options = registry, source, options
+        self.readings: dict[str, Reading | None] = {}
+
+    def of(self, reader: Reader) -> Reading | None:
+        """The reader's records and warnings; None when it rejects the file (a crash, a bug in
+        the reader, is raised)."""
+        if reader.name not in self.readings:
+            try:
+                reading = self.registry.read_reporting(reader, self.source, self.options)
+            except ReaderCrash:
+                raise
+            except ConfsiteError:
+                reading = None
+            self.readings[reader.name] = reading
+        return self.readings[reader.name]
+
+    def completeness(self, reader: Reader) -> float:
+        """How much of what the reader read is papers: the share of records stating at least
+        two of title, authors and abstract (one, for a format that carries only one). A reader
+        that rejects the file scores nothing."""
+        reading = self.of(reader)
+        if reading is None or not reading[0]:
+            return 0.0
+        records = reading[0]
+        needed = min(2, len(reader.carries))
+        full = sum(1 for r in records if len(record_fields(r)) >= needed)
+        return round(full / len(records), 2)
 
 
 def crash_site(err: BaseException, file: Path, display: str) -> SourceLoc:

@@ -5,7 +5,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "src"))
 
-from confsite.cli import run  # noqa: E402
+from confsite.cli.commands import run  # noqa: E402
 
 if __name__ == "__main__":
     run(["build", *sys.argv[1:]])

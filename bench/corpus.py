@@ -19,9 +19,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
 
-from confsite.dedup import title_key  # noqa: E402
+from confsite.model.merge import title_key  # noqa: E402
 from confsite.readers import sniff  # noqa: E402
-from confsite.sources import load_source_text  # noqa: E402
+from confsite.readers.sources import load_source_text  # noqa: E402
 
 CONFERENCES = ("ICLR", "NeurIPS", "ICML", "ACL", "CVPR", "AAAI", "KDD")
 YEARS = tuple(range(2013, 2026))

@@ -82,7 +82,7 @@ def seconds(command: list[str], cwd: Path) -> float:
 def loaded_modules(python: Path, argv: list[str], cwd: Path) -> list[str]:
     """Which of the heavy modules running confsite with `argv` imports."""
     probe = (
-        "import sys; from confsite.cli import run\n"
+        "import sys; from confsite.cli.commands import run\n"
         "try:\n    run(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
         "heavy = ('numpy', 'scipy', 'sparse_dot_topn', 'jinja2', 'lunr', 'bs4', 'yaml',"
         " 'bibtexparser', 'pylatexenc', 'rich', 'watchfiles', 'markdown', 'nh3')\n"

@@ -29,7 +29,7 @@ def files() -> list[Path]:
 def time_read(path: Path, repeat: int) -> tuple[str, int, int, float]:
     from confsite.readers import general
     from confsite.readers.registry import Registry
-    from confsite.sources import load_source_text
+    from confsite.readers.sources import load_source_text
 
     seconds = []
     for _ in range(repeat):

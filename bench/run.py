@@ -80,7 +80,7 @@ print(json.dumps({
     "wall": r.timings, "cpu": r.cpu_timings,
 }))
 sys.stdout.flush()
-os._exit(0)  # as the command line exits (confsite.cli.run)
+os._exit(0)  # as the command line exits (confsite.cli.commands.run)
 """
 
 

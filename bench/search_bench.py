@@ -31,16 +31,16 @@ from corpus import write_corpus  # noqa: E402
 from lunr import lunr  # noqa: E402
 
 from confsite.diagnostics import Diagnostics  # noqa: E402
+from confsite.model.site import build_site  # noqa: E402
 from confsite.pipeline import BuildOptions, build  # noqa: E402
-from confsite.search import (  # noqa: E402
+from confsite.render.search_index import (  # noqa: E402
     FIELDS,
     RECORD,
     compact_index,
     document_store,
     search_document,
 )
-from confsite.site import build_site  # noqa: E402
-from confsite.terms import snippet  # noqa: E402
+from confsite.render.terms import snippet  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--disable-gpu", "--disable-dev-shm-usage", "--disable-quic"]

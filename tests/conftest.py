@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from confsite.cache.manifest import CACHE_FOLDER
 from confsite.diagnostics import Diagnostics
-from confsite.manifest import CACHE_FOLDER
 from confsite.pipeline import BuildOptions, BuildResult, build
 from confsite.readers import sniff
 from confsite.readers.base import RawRecord
-from confsite.sources import load_source_text
+from confsite.readers.sources import load_source_text
 
 REPO = Path(__file__).resolve().parent.parent
 SEEDS = REPO / "seeds"
@@ -68,7 +68,7 @@ def raw_lines(key: str) -> list[str]:
 
 
 def wait_for_spare(project: Path, timeout: float = 60) -> Path:
-    """The spare of the project's site (see confsite.output), which a first build links in the
+    """The spare of the project's site (see confsite.output.spare), which a first build links in the
     background: waited for, so that the next build finds it every time."""
     deadline = time.monotonic() + timeout
     while not (spares := list((project / CACHE_FOLDER).glob("site-*.spare"))):

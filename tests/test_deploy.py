@@ -13,8 +13,8 @@ import pytest
 import yaml
 from conftest import REPO
 
-from confsite.deploy import github_pages_url
-from confsite.scaffold import init_site
+from confsite.cli.deploy import github_pages_url
+from confsite.cli.init import init_site
 
 SOURCE = REPO / "src"  # this worktree's code, whatever the installed package points at
 

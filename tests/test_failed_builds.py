@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 from conftest import REPO, wait_for_spare
 
-from confsite.cli import main as confsite_main
+from confsite.cache.manifest import CACHE_FOLDER, manifest_path
+from confsite.cli.commands import main as confsite_main
 from confsite.diagnostics import ConfsiteError, Diagnostics
-from confsite.manifest import CACHE_FOLDER, manifest_path
 from confsite.pipeline import BuildOptions, build
 
 SMALL = REPO / "tests" / "fixtures" / "small"

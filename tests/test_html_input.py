@@ -11,9 +11,9 @@ import pytest
 from conftest import SEED_FILES, SEEDS, read_seed
 
 from confsite.diagnostics import SourceLoc
-from confsite.htmltext import html_to_source_text, looks_like_html
-from confsite.normalize import clean_text
+from confsite.model.normalize import clean_text
 from confsite.readers import sniff
+from confsite.readers.html_text import html_to_source_text, looks_like_html
 
 
 def text_to_html(text: str) -> str:

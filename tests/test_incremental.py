@@ -15,13 +15,13 @@ import pytest
 from conftest import REPO, copy_seeds_project
 from test_build import tree_digest
 
-import confsite.manifest
+import confsite.cache.manifest
+from confsite.cache.stores import load_pickle, save_pickle
 from confsite.diagnostics import Diagnostics
-from confsite.downloads import DownloadPieces
-from confsite.export import DOWNLOADS
-from confsite.picklecache import load_pickle, save_pickle
 from confsite.pipeline import BuildOptions, BuildResult, build
-from confsite.render import build_fingerprint
+from confsite.render.download_formats import DOWNLOADS
+from confsite.render.downloads import DownloadPieces
+from confsite.render.pages import build_fingerprint
 
 # A paper of the 2023 dump whose abstract sentence we edit (checked by hand in the dump).
 EDITED_DUMP = "iclr2023-poster-session-3.txt"
@@ -73,11 +73,11 @@ def clone(seeds_project: tuple[Path, Path, BuildResult], target: Path) -> tuple[
     project = target / "project"
     shutil.copytree(config.parent, project, ignore=shutil.ignore_patterns("_site"))
     shutil.copytree(out, project / "_site", copy_function=os.link)
-    cache = project / confsite.manifest.CACHE_FOLDER
+    cache = project / confsite.cache.manifest.CACHE_FOLDER
     # The manifest, and the downloads' pieces beside it, are keyed by the output path (other
     # tests build the same project into other folders).
-    built = confsite.manifest.manifest_path(config.parent, out)
-    manifest = confsite.manifest.manifest_path(project, project / "_site")
+    built = confsite.cache.manifest.manifest_path(config.parent, out)
+    manifest = confsite.cache.manifest.manifest_path(project, project / "_site")
     for suffix in (".json", ".downloads"):
         (cache / built.with_suffix(suffix).name).rename(manifest.with_suffix(suffix))
     return project / "site.yaml", project / "_site"
@@ -182,7 +182,7 @@ def test_a_new_confsite_version_invalidates_the_cache(
 ) -> None:
     config, out = clone(seeds_project, tmp_path)
     before = tree_digest(out)
-    monkeypatch.setattr(confsite.manifest, "__version__", "0.0.0-other")
+    monkeypatch.setattr(confsite.cache.manifest, "__version__", "0.0.0-other")
     result = run(config, out)
     assert not result.up_to_date
     assert result.pages_rendered == result.pages
@@ -269,7 +269,7 @@ def test_download_pieces_are_not_copied_from_a_file_they_may_not_describe(
     assert made == {"papers.csv": papers}
     # Pieces recorded for other bytes than the current file's (a build that failed after
     # recording them): every piece is made.
-    pieces = confsite.manifest.manifest_path(config.parent, out).with_suffix(".downloads")
+    pieces = confsite.cache.manifest.manifest_path(config.parent, out).with_suffix(".downloads")
     fingerprint = build_fingerprint(None)
     recorded = load_pickle(pieces, fingerprint, DownloadPieces)
     assert recorded is not None

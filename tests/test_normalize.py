@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from confsite.authors import build_authors
 from confsite.config import SourceConfig, SourceDefaults
-from confsite.dedup import merge_entries, title_key
 from confsite.diagnostics import Diagnostics, SourceLoc
-from confsite.normalize import clean_text, join_paragraphs, make_entry
+from confsite.model.authors import build_authors
+from confsite.model.merge import merge_entries, title_key
+from confsite.model.normalize import clean_text, join_paragraphs, make_entry
 from confsite.readers.base import RawRecord
 from confsite.readers.markdown_list import unescape_markdown
 from confsite.readers.program import is_prose, looks_like_person

@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 from conftest import REPO, SEEDS
 
+from confsite.cache.manifest import CACHE_FOLDER
 from confsite.config import load_config
 from confsite.diagnostics import Diagnostics
-from confsite.manifest import CACHE_FOLDER
 from confsite.pipeline import BuildOptions, CachedReading, build
 from confsite.readers.base import RawRecord
 from confsite.readers.plausibility import KIND, implausible_reading
 from confsite.readers.registry import Registry
-from confsite.sources import SourceText, read_source
+from confsite.readers.sources import SourceText, read_source
 
 SESSION_2023 = (SEEDS / "iclr2023-poster-session-3.txt").read_text(encoding="utf-8")
 TRENDING = (SEEDS / "trending-papers.txt").read_text(encoding="utf-8")
@@ -163,7 +163,7 @@ def test_a_cached_source_is_not_read_again_yet_keeps_its_warnings(tmp_path: Path
 
 
 def _fingerprint() -> bytes:
-    from confsite.render import build_fingerprint
+    from confsite.render.pages import build_fingerprint
 
     return build_fingerprint(None)
 

@@ -9,10 +9,10 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from confsite.diagnostics import ConfsiteError
-from confsite.htmltext import html_to_source_text
 from confsite.readers import CLEAR_SNIFF_SCORE, MIN_SNIFF_SCORE, READERS, sniff
 from confsite.readers.base import SourceText
-from confsite.sources import decode_source
+from confsite.readers.html_text import html_to_source_text
+from confsite.readers.sources import decode_source
 
 # CONFSITE_FUZZ_EXAMPLES=5000 pytest tests/test_properties.py runs a longer search locally.
 EXAMPLES = int(os.environ.get("CONFSITE_FUZZ_EXAMPLES", "150"))

@@ -9,7 +9,7 @@ import pytest
 
 from confsite.readers import general, sniff
 from confsite.readers.base import RawRecord
-from confsite.sources import load_source_text
+from confsite.readers.sources import load_source_text
 
 
 def read_file(tmp_path: Path, name: str, text: str, detected: bool = True) -> list[RawRecord]:

@@ -19,7 +19,7 @@ from conftest import SEED_FILES, SEEDS, raw_lines, read_seed
 
 from confsite.readers import sniff
 from confsite.readers.base import RawRecord
-from confsite.sources import load_source_text
+from confsite.readers.sources import load_source_text
 
 SEP = " · "  # the author separator of the program pages
 LONG = 200  # in the 2023/2024 pages every title is <= 134 chars and every abstract >= 480

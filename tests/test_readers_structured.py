@@ -19,7 +19,7 @@ from confsite.readers.author_lists import clean_name, parse_authors, split_autho
 from confsite.readers.base import NO_OPTIONS, RawRecord, ReaderWarning, ReadOptions, SourceText
 from confsite.readers.bibtex import bibtex_names, decode_latex
 from confsite.readers.fields import map_fields
-from confsite.sources import load_source_text
+from confsite.readers.sources import load_source_text
 
 FIXTURES = Path(__file__).parent / "fixtures" / "structured"
 STRUCTURED = ("csv", "tsv", "json", "jsonl", "yaml", "bibtex")

@@ -7,12 +7,18 @@ import dataclasses
 
 import pytest
 
-import confsite.related
-from confsite.records import Paper
-from confsite.related import Nearest, ranked, related_papers
-from confsite.site import site_order
-from confsite.termcache import text_key
-from confsite.terms import CorpusTerms, Vocabulary, canonical_terms, count_matrix, paper_terms
+import confsite.render.related
+from confsite.cache.terms import text_key
+from confsite.model.records import Paper
+from confsite.model.site import site_order
+from confsite.render.related import Nearest, ranked, related_papers
+from confsite.render.terms import (
+    CorpusTerms,
+    Vocabulary,
+    canonical_terms,
+    count_matrix,
+    paper_terms,
+)
 
 
 def corpus_terms(papers: list[Paper]) -> CorpusTerms:
@@ -28,13 +34,13 @@ def corpus_terms(papers: list[Paper]) -> CorpusTerms:
 def rows_redone(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many papers each top-n product computed."""
     counts: list[int] = []
-    best = confsite.related._best
+    best = confsite.render.related._best
 
     def counting(rows, matrix, threads):  # type: ignore[no-untyped-def]
         counts.append(rows.shape[0])
         return best(rows, matrix, threads)
 
-    monkeypatch.setattr(confsite.related, "_best", counting)
+    monkeypatch.setattr(confsite.render.related, "_best", counting)
     return counts
 
 
@@ -76,7 +82,7 @@ def test_updating_equals_computing_afresh(
     assert related == related_papers(ids, corpus_terms(version))[0]
     # Larger edits, each on top of the one before, updated however many papers they change:
     # one paper takes another's title and abstract and becomes its nearest, and so on.
-    monkeypatch.setattr(confsite.related, "MAX_CHANGED_SHARE", 1.0)
+    monkeypatch.setattr(confsite.render.related, "MAX_CHANGED_SHARE", 1.0)
     taken = papers[third]
     edits = [
         (second, {"title": taken.title, "abstract": taken.abstract}),
@@ -124,7 +130,7 @@ def test_a_paper_leaving_a_full_list_lets_the_next_one_in() -> None:
     import numpy as np
     from scipy.sparse import csr_matrix
 
-    from confsite.related import CANDIDATES, _best, _updated
+    from confsite.render.related import CANDIDATES, _best, _updated
 
     papers = CANDIDATES + 1  # paper 0 and one similar paper more than its list holds
     dense = np.zeros((papers, papers + 1))

@@ -11,7 +11,8 @@ from conftest import REPO
 from lunr.lunr import get_default_builder
 
 from confsite.diagnostics import Diagnostics
-from confsite.search import (
+from confsite.model.site import build_site
+from confsite.render.search_index import (
     FIELDS,
     compact_index,
     field_terms,
@@ -19,7 +20,6 @@ from confsite.search import (
     js_order,
     search_document,
 )
-from confsite.site import build_site
 
 QUERIES = [
     "diffusion", "graph neural networks", "reinforcement learning", "transformer attention",

@@ -1,5 +1,5 @@
 """The spare: the site a build replaced, kept in the cache for the next build to start its
-staging folder from (see confsite.output). It is never trusted: whatever it holds, the next
+staging folder from (see confsite.output.spare). It is never trusted: whatever it holds, the next
 site equals a clean build, and nothing is written outside the site.
 
 Builds run as `python -m confsite build`, each in a process of its own: a build readies the

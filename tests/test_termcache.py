@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from scipy.sparse import csr_matrix
 
-import confsite.termcache
-import confsite.terms
+import confsite.cache.terms
+import confsite.render.terms
+from confsite.cache.terms import CACHE_FILE, TermCache
 from confsite.diagnostics import SourceLoc
-from confsite.records import Paper
-from confsite.termcache import CACHE_FILE, TermCache
-from confsite.terms import CorpusTerms, paper_terms, snippet
+from confsite.model.records import Paper
+from confsite.render.terms import CorpusTerms, paper_terms, snippet
 
 
 def paper(paper_id: str, title: str, abstract: str) -> Paper:
@@ -35,7 +35,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         titles.append(record.title or "")
         return paper_terms(record)
 
-    monkeypatch.setattr(confsite.termcache, "paper_terms", counting)
+    monkeypatch.setattr(confsite.cache.terms, "paper_terms", counting)
     return titles
 
 
@@ -123,5 +123,5 @@ def test_counting_in_chunks_gives_the_same_terms(
     """Counts become arrays a chunk of papers at a time; chunk edges must not show."""
     papers = [paper(str(n), f"Graph {n} networks", f"Text number {n} of graphs.") for n in range(7)]
     whole = build_terms(tmp_path / "whole", papers)
-    monkeypatch.setattr(confsite.terms, "COUNT_CHUNK", 2)
+    monkeypatch.setattr(confsite.render.terms, "COUNT_CHUNK", 2)
     assert build_terms(tmp_path / "chunked", papers) == whole == [paper_terms(p) for p in papers]

@@ -16,24 +16,24 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .cache.inputs import InputCache, ReadSource, digest, load_input_cache, save_input_cache
+from .cache.manifest import Manifest, load_manifest, manifest_path, save_manifest
 from .config import SiteConfig, load_config
-from .content import ContentPage, load_content_pages
-from .corpus import CorpusInputs, corpus_job_started
-from .dedup import merge_entries
 from .diagnostics import ConfsiteError, Diagnostics
-from .inputcache import InputCache, ReadSource, digest, load_input_cache, save_input_cache
-from .manifest import Manifest, load_manifest, manifest_path, save_manifest
-from .normalize import make_entry
-from .output import build_lock, check_output_dir, site_is_intact, staged_site
-from .overrides import apply_overrides, load_overrides
+from .model.content import ContentPage, load_content_pages
+from .model.merge import merge_entries
+from .model.normalize import make_entry
+from .model.overrides import apply_overrides, load_overrides
+from .model.records import Entry, Paper
+from .model.site import build_site
+from .output.staging import build_lock, check_output_dir, site_is_intact, staged_site
 from .progress import SILENT, Progress
 from .readers.base import fields_stated
 from .readers.plugins import site_registry
 from .readers.registry import Registry
-from .records import Entry, Paper
-from .render import build_fingerprint, render_site, theme_folder
-from .site import build_site
-from .sources import SourceRead, read_every_source, read_source
+from .readers.sources import SourceRead, read_every_source, read_source
+from .render.corpus import CorpusInputs, corpus_job_started
+from .render.pages import build_fingerprint, render_site, theme_folder
 
 DEFAULT_OVERRIDES = "overrides.yaml"
 

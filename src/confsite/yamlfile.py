@@ -9,7 +9,7 @@ from typing import Any
 import yaml
 
 from .diagnostics import ConfsiteError, SourceLoc, line_at
-from .textbytes import decode_utf8
+from .readers.decoding import decode_utf8
 
 KeyPath = tuple[str | int, ...]
 

@@ -98,7 +98,7 @@ def compare(truth: dict, record: dict) -> list[str]:
 def read_records(path: Path) -> tuple[str, list[dict]]:
     """The dump read as a build would (format detected), as plain fields."""
     from confsite.readers.registry import Registry
-    from confsite.sources import load_source_text
+    from confsite.readers.sources import load_source_text
 
     readers = Registry()
     source = load_source_text(path, str(path))

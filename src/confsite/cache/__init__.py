@@ -1,0 +1,1 @@
+"""What builds remember between runs: digests, stores, the manifest, inputs and terms."""

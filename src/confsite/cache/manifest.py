@@ -1,0 +1,73 @@
+"""What the last build wrote, kept between builds so the next one can skip unchanged work.
+
+The manifest lives in the project's `.confsite-cache/` folder, not in the site (which is
+deployed). It records, per output file, the digest of its bytes, how to recognise the file
+on disk (size, mtime, inode) and the key it was made from (for pages: a digest of the
+template context). It is a cache: when it is missing, unreadable or from another version of
+confsite, the build simply does all the work.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import __version__
+
+CACHE_FOLDER = ".confsite-cache"
+FORMAT = 1
+
+
+@dataclass(frozen=True)
+class FileEntry:
+    digest: str
+    size: int
+    mtime_ns: int
+    inode: int
+    key: str = ""  # what the file was made from; "" for files compared by content only
+
+
+@dataclass
+class Manifest:
+    model: str = ""  # digest of everything the site is built from; equal means nothing to do
+    files: dict[str, FileEntry] = field(default_factory=dict)
+
+
+def manifest_path(project_root: Path, out_dir: Path) -> Path:
+    """One manifest per output folder, so builds to different folders don't mix."""
+    folder_id = hashlib.blake2b(os.fsencode(out_dir.resolve()), digest_size=8).hexdigest()
+    return project_root / CACHE_FOLDER / f"site-{folder_id}.json"
+
+
+def load_manifest(path: Path) -> Manifest:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("format") != FORMAT or data.get("version") != __version__:
+            return Manifest()
+        files = {name: FileEntry(*entry) for name, entry in data["files"].items()}
+        return Manifest(data["model"], files)
+    except (OSError, ValueError, KeyError, TypeError):
+        return Manifest()
+
+
+def save_manifest(path: Path, manifest: Manifest) -> None:
+    """Best effort: a project folder we cannot write to only costs the next build its reuse."""
+    data = {
+        "format": FORMAT,
+        "version": __version__,
+        "model": manifest.model,
+        "files": {
+            name: [e.digest, e.size, e.mtime_ns, e.inode, e.key]
+            for name, e in sorted(manifest.files.items())
+        },
+    }
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(path.name + ".tmp")
+        temporary.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError:
+        pass

@@ -1,0 +1,78 @@
+"""Index terms of titles and abstracts, remembered between builds.
+
+Counting them is most of the work before related papers exist, and paper pages wait for
+those. A paper's terms follow from its title and abstract alone, so they are kept per text
+(with the code's fingerprint: another version of confsite starts afresh). Like the other
+caches this one is best effort: anything unreadable is ignored and counted again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..model.records import Paper
+from ..render.terms import (
+    CorpusTerms,
+    Vocabulary,
+    canonical_terms,
+    count_matrices,
+    paper_terms,
+    snippet,
+    widened,
+)
+from .stores import load_pickle, save_pickle
+
+if TYPE_CHECKING:
+    pass
+
+CACHE_FILE = "terms.pickle"
+
+
+def text_key(paper: Paper) -> bytes:
+    text = f"{paper.title}\0{paper.abstract}".encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(text, digest_size=16).digest()
+
+
+class TermCache:
+    """Each paper's terms, counted only for texts the last build did not have. What is kept
+    is exactly this build's texts, so the cache never outgrows the site."""
+
+    def __init__(self, folder: Path, fingerprint: bytes) -> None:
+        self.path, self.fingerprint = folder / CACHE_FILE, fingerprint
+        self._terms: CorpusTerms | None = None
+        self._stored_keys: tuple[bytes, ...] = ()
+
+    def paper_terms(self, papers: Sequence[Paper]) -> CorpusTerms:
+        from scipy.sparse import vstack
+
+        stored = load_pickle(self.path, self.fingerprint, CorpusTerms)
+        if stored is None:
+            stored = canonical_terms((), *count_matrices([], 2, Vocabulary()), (), ())
+        self._stored_keys = stored.keys
+        keys = [text_key(paper) for paper in papers]
+        row = {key: number for number, key in enumerate(stored.keys)}
+        new: dict[bytes, Paper] = {}  # texts not in the cache, each once
+        for key, paper in zip(keys, papers, strict=True):
+            if key not in row and key not in new:
+                new[key] = paper
+                row[key] = len(stored.keys) + len(new) - 1
+        vocabulary = Vocabulary(stored.vocabulary)
+        titles, abstracts = count_matrices(map(paper_terms, new.values()), 2, vocabulary)
+        order = [row[key] for key in keys]
+        width = len(vocabulary)
+        title, abstract = (
+            vstack([widened(old, width), widened(added, width)], format="csr")[order]
+            for old, added in ((stored.title, titles), (stored.abstract, abstracts))
+        )
+        snippets = [*stored.snippets, *map(snippet, new.values())]
+        texts = [snippets[number] for number in order]
+        self._terms = canonical_terms(vocabulary.terms, title, abstract, keys, texts)
+        return self._terms
+
+    def save(self) -> None:
+        """Kept apart from counting, so that what waits for the terms need not wait for this."""
+        if self._terms is not None and self._terms.keys != self._stored_keys:
+            save_pickle(self.path, self.fingerprint, self._terms)

@@ -1,0 +1,1 @@
+"""The `confsite` command line and its commands."""

@@ -1,0 +1,128 @@
+"""The end-of-build summary: per source its format, records, papers and warnings; then totals
+and the time each phase took."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from .terminal import Painter
+
+if TYPE_CHECKING:
+    from ..pipeline import BuildResult
+
+NOTE_LABELS = {
+    "repeat": "exact repeats merged",
+    "author-merge": "author spellings merged",
+    "slug": "slug collisions resolved",
+}
+
+
+def human_bytes(count: int) -> str:
+    """`48.9 MB (48,861,445 bytes)`; below a kilobyte, bytes only."""
+    if count < 1000:
+        return f"{count} bytes"
+    size, units = count / 1000, ["KB", "MB", "GB"]
+    while size >= 1000 and len(units) > 1:
+        size /= 1000
+        units.pop(0)
+    return f"{size:.1f} {units[0]} ({count:,} bytes)"
+
+
+def human_seconds(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def display_path(path: Path) -> str:
+    """A path relative to the working folder when inside it, as the user would type it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def source_table(result: BuildResult) -> list[list[str]]:
+    """Rows of (source, format, records, papers, warnings), header first and total last."""
+    warnings_by_source = Counter(p.loc.path for p in result.diagnostics.warnings)
+    papers_by_source = Counter(
+        path for paper in result.papers for path in {loc.path for loc in paper.sources}
+    )
+    rows = [["source", "format", "records", "papers", "warnings"]]
+    for read in result.sources:
+        path = read.config.path
+        rows.append(
+            [
+                path,
+                read.reader.name + ("" if read.detected else "*"),
+                f"{read.record_count:,}",
+                f"{papers_by_source[path]:,}",
+                f"{warnings_by_source[path]:,}",
+            ]
+        )
+    total_records = sum(read.record_count for read in result.sources)
+    rows.append(
+        [
+            "total",
+            "",
+            f"{total_records:,}",
+            f"{len(result.papers):,}",
+            f"{len(result.diagnostics.warnings):,}",
+        ]
+    )
+    return rows
+
+
+def print_summary(result: BuildResult, stream: TextIO) -> None:
+    paint = Painter.for_stream(stream)
+    rows = source_table(result)
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    for number, row in enumerate(rows):
+        cells = [row[0].ljust(widths[0]), row[1].ljust(widths[1])]
+        cells += [cell.rjust(width) for cell, width in zip(row[2:], widths[2:], strict=True)]
+        line = "  ".join(cells).rstrip()
+        print(paint(line, "bold") if number in (0, len(rows) - 1) else line, file=stream)
+    if not all(read.detected for read in result.sources):
+        print("* format set in the config rather than detected", file=stream)
+    notes = Counter(p.kind for p in result.diagnostics.problems if p.severity == "info")
+    if notes:
+        listed = ", ".join(
+            f"{NOTE_LABELS.get(kind, kind)} {count}" for kind, count in sorted(notes.items())
+        )
+        print(f"notes: {listed} (-v lists them)", file=stream)
+    print(
+        f"site: {result.pages:,} pages, {len(result.papers):,} papers, {result.authors:,} authors",
+        file=stream,
+    )
+    print(output_line(result), file=stream)
+    phases = ", ".join(
+        f"{name} {human_seconds(seconds)}" for name, seconds in result.timings.items()
+    )
+    total = human_seconds(sum(result.timings.values()))
+    print(f"time: {phases}; total {paint(total, 'bold')}", file=stream)
+
+
+def output_line(result: BuildResult) -> str:
+    size = f"{result.files_written:,} files, {human_bytes(result.bytes_written)}"
+    where = display_path(result.out_dir)
+    if result.up_to_date:
+        return f"{where} is up to date ({size}): nothing changed, no file rewritten"
+    line = f"wrote {size} to {where}"
+    if result.files_changed < result.files_written:
+        line += (
+            f" ({result.files_changed:,} changed; {result.pages_rendered:,} of "
+            f"{result.pages:,} pages rendered)"
+        )
+    return line
+
+
+def print_rebuild_line(result: BuildResult, seconds: float, stream: TextIO) -> None:
+    """One line after `serve` rebuilt the site."""
+    paint = Painter.for_stream(stream)
+    warnings = len(result.diagnostics.warnings)
+    print(
+        f"{paint('rebuilt', 'green')} in {human_seconds(seconds)}: {len(result.papers):,} papers, "
+        f"{result.pages:,} pages, {warnings:,} warning{'s' if warnings != 1 else ''}",
+        file=stream,
+        flush=True,
+    )

@@ -1,0 +1,1 @@
+"""The model: normalized records, merged papers, authors, slugs, content pages and the site."""

@@ -1,0 +1,240 @@
+"""Merge entries that describe the same paper, report what disagrees, and give each paper its id.
+
+Two entries are the same paper when their titles match once TeX, case, accents and punctuation
+are set aside (`$1/n$` and `1/n` alike). An untitled entry is matched by authors and abstract,
+and joins a titled paper whose abstract it shares.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import fields
+
+from slugify import slugify
+
+from ..diagnostics import Diagnostics
+from ..text.plain import plain_text
+from .records import Entry, Paper, Session
+from .slugs import digest
+
+ABSTRACT_KEY_LENGTH = 400
+
+
+NOT_ALNUM = re.compile(r"[\W_]+")  # \w is exactly str.isalnum() plus "_"
+
+
+def text_key(text: str | None) -> str:
+    """Letters and digits only, casefolded, accents removed: the comparison form of a text."""
+    if not text:
+        return ""
+    return NOT_ALNUM.sub("", unicodedata.normalize("NFKD", text.casefold()))
+
+
+def abstract_key(abstract: str | None) -> str:
+    """The start of an abstract's text key. The key is computed character by character, so
+    a prefix of the abstract gives a prefix of the key; long abstracts are cut first."""
+    head = text_key((abstract or "")[: 4 * ABSTRACT_KEY_LENGTH])
+    if len(head) < ABSTRACT_KEY_LENGTH:
+        head = text_key(abstract)
+    return head[:ABSTRACT_KEY_LENGTH]
+
+
+def title_key(title: str) -> str:
+    """`title` with TeX rendered to plain text first, so TeX and plain spellings compare equal."""
+    return text_key(plain_text(title[:1000])) or text_key(title) or title.casefold()
+
+
+def authors_key(authors: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(text_key(name) for name in authors)
+
+
+GroupKey = tuple[str, ...]
+KEY_SEPARATOR = "\x1f"  # joins a group key's parts for hashing
+
+
+def group_key(entry: Entry) -> GroupKey:
+    if entry.title:
+        return ("title", title_key(entry.title))
+    return ("untitled", *authors_key(entry.authors), abstract_key(entry.abstract))
+
+
+def group_entries(entries: Iterable[Entry]) -> dict[GroupKey, list[Entry]]:
+    groups: dict[GroupKey, list[Entry]] = {}
+    for entry in entries:
+        groups.setdefault(group_key(entry), []).append(entry)
+    untitled = [key for key in groups if key[0] == "untitled"]
+    if not untitled:  # abstract keys are costly, and only untitled entries need them
+        return groups
+    by_abstract: dict[str, GroupKey] = {}
+    for key, members in groups.items():
+        if key[0] == "title":
+            for entry in members:
+                by_abstract.setdefault(abstract_key(entry.abstract), key)
+    by_abstract.pop("", None)
+    for key in untitled:
+        titled = by_abstract.get(key[-1])
+        if titled is not None:
+            groups[titled].extend(groups.pop(key))
+    return groups
+
+
+_content = operator.attrgetter(*(f.name for f in fields(Entry) if f.name != "loc"))
+
+
+def collapse_repeats(entries: list[Entry], diagnostics: Diagnostics) -> list[Entry]:
+    """Exact repeats (same source, same fields) count once; the first one stands for them."""
+    if len(entries) == 1:  # most papers
+        return entries
+    seen: dict[tuple, Entry] = {}
+    kept: list[Entry] = []
+    for entry in entries:
+        content = _content(entry)
+        if content in seen:
+            diagnostics.info("repeat", entry.loc, f"exact repeat of {seen[content].loc}, merged")
+            continue
+        seen[content] = entry
+        kept.append(entry)
+    return kept
+
+
+def _label(entries: list[Entry]) -> str:
+    first = entries[0]
+    if first.title:
+        return repr(first.title[:80])
+    if first.authors:
+        return f"the untitled paper by {first.authors[0]}"
+    return "an untitled paper"
+
+
+def _comparable(value: object) -> object:
+    if isinstance(value, str):
+        return text_key(value)
+    if isinstance(value, tuple) and all(isinstance(v, str) for v in value):
+        return tuple(text_key(v) for v in value)
+    return value
+
+
+def _extends(longer: object, shorter: object) -> bool:
+    """True when `longer` completes a cut-off `shorter` (an abstract or author list)."""
+    if isinstance(longer, str) and isinstance(shorter, str):
+        return len(longer) > len(shorter) and longer.startswith(shorter)
+    if isinstance(longer, tuple) and isinstance(shorter, tuple):
+        return len(longer) > len(shorter) and longer[: len(shorter)] == shorter
+    return False
+
+
+def pick(name: str, entries: list[Entry], diagnostics: Diagnostics) -> object:
+    """The first stated value; a cut-off value yields to its completion; a real disagreement is
+    reported and the earlier source wins."""
+    if len(entries) == 1:  # most papers: nothing to pick between
+        value = getattr(entries[0], name)
+        return None if value in (None, ()) else value
+    stated = [(e, getattr(e, name)) for e in entries if getattr(e, name) not in (None, ())]
+    if not stated:
+        return None
+    chosen_entry, chosen = stated[0]
+    for entry, value in stated[1:]:
+        mine, theirs = _comparable(chosen), _comparable(value)
+        if mine == theirs or _extends(mine, theirs):
+            continue
+        if _extends(theirs, mine):
+            chosen_entry, chosen = entry, value
+            continue
+        diagnostics.warn(
+            "conflict",
+            entry.loc,
+            f"{name} of {_label(entries)} differs from {chosen_entry.loc}; keeping that one",
+        )
+    return chosen
+
+
+def _union(values: Iterable) -> tuple:
+    return tuple(dict.fromkeys(v for v in values if v is not None))
+
+
+def _affiliations_of(authors: tuple[str, ...], entries: list[Entry]) -> tuple[str, ...]:
+    """The affiliations of the first entry that states them for the chosen author list."""
+    if len(entries) == 1:
+        return entries[0].affiliations
+    wanted = authors_key(authors)
+    for entry in entries:
+        if entry.affiliations and authors_key(entry.authors) == wanted:
+            return entry.affiliations
+    return ()
+
+
+def merge_group(paper_id: str, entries: list[Entry], diagnostics: Diagnostics) -> Paper:
+    """One paper from all its entries; exact repeats count once but keep their location."""
+    distinct = collapse_repeats(entries, diagnostics)
+    single = (
+        "title",
+        "authors",
+        "abstract",
+        "presentation",
+        "decision",
+        "attendance",
+        "room",
+        "conference",
+        "year",
+    )
+    picked = {name: pick(name, distinct, diagnostics) for name in single}
+    placed: dict[Session, tuple[int, int]] = {}
+    for e in distinct:
+        if e.session is not None:
+            placed.setdefault(e.session, (e.source_index, e.loc.line or 0))
+    authors = picked.pop("authors") or ()
+    return Paper(
+        id=paper_id,
+        authors=authors,
+        affiliations=_affiliations_of(authors, distinct),
+        links=_union(link for e in distinct for link in e.links),
+        keywords=_union(keyword for e in distinct for keyword in e.keywords),
+        awards=_union(award for e in distinct for award in e.awards),
+        sessions=tuple(placed),
+        session_order=tuple(placed.values()),
+        sources=tuple(e.loc for e in entries),
+        **picked,
+    )
+
+
+def base_slug(entries: list[Entry]) -> str:
+    titled = next((e for e in entries if e.title), None)
+    if titled is not None and titled.title_slug:
+        return titled.title_slug
+    author = next((e.authors[0] for e in entries if e.authors), "")
+    author_slug = slugify(author, max_length=30, word_boundary=True)
+    return f"untitled-{author_slug}" if author_slug else "untitled"
+
+
+def assign_ids(
+    groups: dict[GroupKey, list[Entry]], diagnostics: Diagnostics
+) -> dict[GroupKey, str]:
+    """Slug of the title; untitled papers and colliding slugs get a hash of their key appended,
+    so an id never depends on which other papers happen to be in the build."""
+    slugs = {key: base_slug(entries) for key, entries in groups.items()}
+    claimed: dict[str, list[GroupKey]] = {}
+    for key, slug in slugs.items():
+        claimed.setdefault(slug, []).append(key)
+    ids: dict[GroupKey, str] = {}
+    for slug, keys in claimed.items():
+        for key in keys:
+            collides = len(keys) > 1 or key[0] == "untitled"
+            ids[key] = f"{slug}-{digest(KEY_SEPARATOR.join(key))}" if collides else slug
+        if len(keys) > 1:
+            where = ", ".join(str(groups[key][0].loc) for key in keys)
+            diagnostics.info(
+                "slug",
+                groups[keys[0]][0].loc,
+                f"papers at {where} share the slug {slug!r}; ids got a hash suffix",
+            )
+    return ids
+
+
+def merge_entries(entries: list[Entry], diagnostics: Diagnostics) -> list[Paper]:
+    groups = group_entries(entries)
+    ids = assign_ids(groups, diagnostics)
+    papers = [merge_group(ids[key], members, diagnostics) for key, members in groups.items()]
+    return sorted(papers, key=lambda paper: paper.id)

@@ -1,0 +1,172 @@
+"""The site model: collections, sessions, authors and every page's URL.
+
+Built once from the merged papers; the renderer only reads it. URLs here are directory paths
+relative to the site root (`papers/<id>/`); the renderer turns them into relative links.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property
+
+from ..config import SiteConfig
+from ..diagnostics import Diagnostics
+from .authors import Author, build_authors
+from .content import ContentPage
+from .records import Paper, Session
+from .slugs import unique_slugs
+
+OTHER_COLLECTION = "Other papers"
+
+
+@dataclass(frozen=True)
+class SessionGroup:
+    session: Session
+    slug: str
+    papers: tuple[Paper, ...]  # in the order the dumps list them
+
+    @property
+    def label(self) -> str:
+        return self.session.name
+
+    @property
+    def url(self) -> str:
+        return f"sessions/{self.slug}/"
+
+    @property
+    def rooms(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(p.room for p in self.papers if p.room))
+
+
+@dataclass(frozen=True)
+class Collection:
+    conference: str | None
+    year: int | None
+    slug: str
+    label: str
+    sessions: tuple[SessionGroup, ...]
+    papers: tuple[Paper, ...]
+
+    @property
+    def url(self) -> str:
+        return f"collections/{self.slug}/"
+
+
+def collection_label(conference: str | None, year: int | None) -> str:
+    if conference is None:
+        return OTHER_COLLECTION if year is None else str(year)
+    return f"{conference} {year}" if year is not None else conference
+
+
+def _collection_sort_key(key: tuple[str | None, int | None]) -> tuple:
+    conference, year = key
+    return (conference is None, conference or "", -(year or 0))
+
+
+def _session_groups(papers: tuple[Paper, ...]) -> list[SessionGroup]:
+    members: dict[Session, list[tuple[tuple[int, int], str, Paper]]] = {}
+    for paper in papers:
+        for session, order in zip(paper.sessions, paper.session_order, strict=True):
+            members.setdefault(session, []).append((order, paper.id, paper))
+    labels = {s: f"{collection_label(s.conference, s.year)} {s.name}" for s in members}
+    slugs = unique_slugs(labels, "session", 80)
+    groups = [
+        SessionGroup(session, slugs[session], tuple(p for _, _, p in sorted(entries)))
+        for session, entries in members.items()
+    ]
+    # Sessions in the order their first paper appears in the sources.
+    return sorted(groups, key=lambda g: (min(o for o, _, _ in members[g.session]), g.slug))
+
+
+def _collections(papers: tuple[Paper, ...], groups: list[SessionGroup]) -> tuple[Collection, ...]:
+    keys = {(p.conference, p.year) for p in papers} | {
+        (g.session.conference, g.session.year) for g in groups
+    }
+    labels = {key: collection_label(*key) for key in keys}
+    slugs = unique_slugs(labels, "collection", 80)
+    sessions_of: dict[tuple, list[SessionGroup]] = {key: [] for key in keys}
+    for group in groups:
+        sessions_of[(group.session.conference, group.session.year)].append(group)
+    papers_of: dict[tuple, list[Paper]] = {key: [] for key in keys}
+    for paper in papers:
+        papers_of[(paper.conference, paper.year)].append(paper)
+    collections = []
+    for key in sorted(keys, key=_collection_sort_key):
+        sessions = tuple(sessions_of[key])
+        in_sessions = [p for g in sessions for p in g.papers]
+        own = papers_of[key]
+        members = tuple({p.id: p for p in [*in_sessions, *own]}.values())
+        collections.append(Collection(key[0], key[1], slugs[key], labels[key], sessions, members))
+    return tuple(collections)
+
+
+@dataclass(frozen=True)
+class Site:
+    config: SiteConfig
+    papers: tuple[Paper, ...]  # sorted by id
+    collections: tuple[Collection, ...]
+    sessions: tuple[SessionGroup, ...]
+    authors: tuple[Author, ...]
+    content_pages: tuple[ContentPage, ...]
+    base_url: str | None
+
+    @property
+    def title(self) -> str:
+        return self.config.title
+
+    @cached_property
+    def paper_by_id(self) -> dict[str, Paper]:
+        return {paper.id: paper for paper in self.papers}
+
+    @cached_property
+    def author_by_name(self) -> dict[str, Author]:
+        """Every spelling of a name a paper lists, to the author it was merged into."""
+        return {name: author for author in self.authors for name in author.spellings}
+
+    @cached_property
+    def session_by_key(self) -> dict[Session, SessionGroup]:
+        return {group.session: group for group in self.sessions}
+
+    @cached_property
+    def collection_of(self) -> dict[tuple[str | None, int | None], Collection]:
+        return {(c.conference, c.year): c for c in self.collections}
+
+    def absolute(self, url: str) -> str | None:
+        return f"{self.base_url}{url}" if self.base_url else None
+
+
+def paper_url(paper: Paper) -> str:
+    """Path of a paper's page relative to the site root; the id is stable, so is the URL."""
+    return f"papers/{paper.id}/"
+
+
+def author_url(author: Author) -> str:
+    return f"authors/{author.slug}/"
+
+
+def site_order(papers: Iterable[Paper]) -> tuple[Paper, ...]:
+    """Papers in the order the site model holds them: by id."""
+    return tuple(sorted(papers, key=lambda p: p.id))
+
+
+def build_site(
+    config: SiteConfig,
+    papers: list[Paper],
+    content_pages: tuple[ContentPage, ...],
+    base_url: str | None,
+    diagnostics: Diagnostics,
+) -> Site:
+    """The site model. Related papers are not part of it: they take the longest to compute,
+    so pages that do not show them render meanwhile (see corpus.py)."""
+    ordered = site_order(papers)
+    groups = _session_groups(ordered)
+    return Site(
+        config=config,
+        papers=ordered,
+        collections=_collections(ordered, groups),
+        sessions=tuple(groups),
+        authors=build_authors(ordered, diagnostics),
+        content_pages=content_pages,
+        base_url=base_url,
+    )

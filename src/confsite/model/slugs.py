@@ -1,0 +1,41 @@
+"""URL slugs that are unique within a site and stable across rebuilds."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Hashable
+from typing import TypeVar
+
+from slugify import slugify
+
+from ..text.plain import plain_text
+
+K = TypeVar("K", bound=Hashable)
+MAX_TITLE_SLUG_LENGTH = 80
+
+
+def title_slug(title: str | None) -> str:
+    """The slug a paper's id starts from: its title as plain text, cut at a word."""
+    if not title:
+        return ""
+    return slugify(plain_text(title), max_length=MAX_TITLE_SLUG_LENGTH, word_boundary=True)
+
+
+def digest(text: str) -> str:
+    """A short, stable hash: the suffix that tells colliding slugs apart."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:6]
+
+
+def unique_slugs(labels: dict[K, str], fallback: str, max_length: int) -> dict[K, str]:
+    """Slug of each label; labels whose slugs collide all get a hash of their key appended, so
+    a slug never depends on the order of the others."""
+    base = {
+        key: slugify(label, max_length=max_length, word_boundary=True) or fallback
+        for key, label in labels.items()
+    }
+    counts = Counter(base.values())
+    return {
+        key: slug if counts[slug] == 1 else f"{slug}-{digest(repr(key))}"
+        for key, slug in base.items()
+    }

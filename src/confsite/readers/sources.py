@@ -1,0 +1,110 @@
+"""Load the configured sources: bytes to checked text (HTML flattened), then each read by its
+reader and checked for plausibility; every source is read before any error stops the build."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TypeVar
+
+from ..config import SiteConfig, SourceConfig
+from ..diagnostics import ConfsiteError, Problem, SourceLoc, raise_all
+from . import WHAT_TO_DO, Reader, SourceText, format_scores
+from .base import RawRecord
+from .decoding import decode_utf8
+from .html_text import html_to_source_text, looks_like_html
+from .plausibility import implausible_reading
+from .registry import ReaderCrash, Registry
+
+Source = TypeVar("Source")
+
+MAX_SOURCE_BYTES = 256 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class SourceRead:
+    config: SourceConfig
+    reader: Reader
+    detected: bool  # False when the format was set in the config
+    records: tuple[RawRecord, ...]  # none once merged (see `merged`)
+    record_count: int  # how many it read, kept when the records are dropped
+    problems: tuple[Problem, ...] = ()  # what its records' plausibility gave (warnings)
+
+    def merged(self) -> SourceRead:
+        """The same read without its records, once they are merged into papers: nothing
+        needs them after that, and at 100,000 papers they held 220 MiB through the build."""
+        return replace(self, records=())
+
+
+def decode_source(path: str, data: bytes) -> str:
+    if not data.strip():
+        raise ConfsiteError(SourceLoc(path, 1), "empty file: no records to read")
+    text = decode_utf8(path, data, "binary file (NUL byte): expected a text dump", "dump")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def load_source_text(path: Path, display_path: str) -> SourceText:
+    try:
+        size = path.stat().st_size
+        if size > MAX_SOURCE_BYTES:
+            raise ConfsiteError(display_path, f"file too large ({size} bytes)")
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ConfsiteError(display_path, "file not found") from None
+    except IsADirectoryError:
+        raise ConfsiteError(display_path, "is a directory, expected a dump file") from None
+    except OSError as err:
+        raise ConfsiteError(display_path, f"cannot read: {err.strerror}") from None
+    text = decode_source(display_path, data)
+    if looks_like_html(text):
+        return html_to_source_text(display_path, text)
+    return SourceText(display_path, text)
+
+
+def read_source(config: SiteConfig, source: SourceConfig, readers: Registry) -> SourceRead:
+    """One source read by its reader (set in the config, or detected), with the warnings its
+    records' plausibility gives; ConfsiteError says how it was read and what to do instead."""
+    text = load_source_text(config.resolve(source.path), source.path)
+    reading = None
+    if source.format is not None:
+        reader, detected = readers.by_name(source.format), False
+    else:
+        sniffed = readers.sniff(text, source.read_options)
+        reader, detected, reading = sniffed.reader, True, sniffed.reading
+    try:
+        if reading is None:
+            reading = readers.read_reporting(reader, text, source.read_options)
+        records, read_problems = tuple(reading[0]), reading[1]
+        if not records:
+            raise ConfsiteError(text.loc(1), f"no records found by the {reader.name} reader")
+    except ReaderCrash:
+        raise
+    except ConfsiteError as err:
+        how = how_it_was_read(text, reader, detected, readers)
+        raise ConfsiteError(err.loc, f"{err.message} ({how})") from None
+    problems = read_problems + implausible_reading(text, records, reader)
+    return SourceRead(source, reader, detected, records, len(records), problems)
+
+
+def how_it_was_read(text: SourceText, reader: Reader, detected: bool, readers: Registry) -> str:
+    why = "detected" if detected else "set by 'format' in site.yaml"
+    scores = format_scores(readers.scores(text))
+    return (
+        f"read as {reader.name}, {why}; readers' scores: {scores}; "
+        f"if this is not a {reader.name} dump, {WHAT_TO_DO}"
+    )
+
+
+def read_every_source(
+    sources: Iterable[Source], read: Callable[[Source], SourceRead]
+) -> list[SourceRead]:
+    """Every source read before any error is raised, so one run reports every bad file."""
+    reads, errors = [], []
+    for source in sources:
+        try:
+            reads.append(read(source))
+        except ConfsiteError as err:
+            errors.append(err)
+    raise_all(errors)
+    return reads

@@ -1,0 +1,148 @@
+"""Work over the whole corpus, done in one process forked as soon as the site is modelled.
+
+It counts every title's and abstract's index terms (or takes them from the cache), computes
+related papers from them and sends those (paper pages wait for them), then makes the search
+index from the same terms and sends its files. Meanwhile the page workers render every page
+that shows no related papers (or, on a rebuild, this process finds the pages that changed),
+so both cores work from the start. With one job, or where forking is not safe, the same work
+is done here when it is first asked for.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from pathlib import Path
+from typing import Any
+
+from ..cache.stores import load_pickle, save_pickle
+from ..cache.terms import TermCache
+from ..model.site import Site
+from ..output.staging import fork_is_safe, libc_function
+from .related import Nearest, related_papers
+from .search_index import search_files
+
+NEAREST_CACHE_FILE = "related.pickle"
+PR_SET_PDEATHSIG = 1  # Linux prctl option: a signal for this process when its parent dies
+
+Related = dict[str, tuple[str, ...]]
+SearchFiles = dict[str, bytes]
+CpuSeconds = dict[str, float]
+
+
+@dataclass(frozen=True)
+class CorpusInputs:
+    """What the corpus work is made from: the site model, and where its caches are kept
+    between builds (with the code's fingerprint, which they must match)."""
+
+    site: Site
+    cache_folder: Path
+    fingerprint: bytes
+
+
+def corpus_results(inputs: CorpusInputs, threads: int) -> Iterator[tuple[Any, CpuSeconds]]:
+    """Related papers of each paper, then the search index's files, each with the CPU
+    seconds it took. The caches are saved in between: whoever waits for related papers need
+    not wait for that."""
+    started = time.process_time()
+    papers = inputs.site.papers
+    cache = TermCache(inputs.cache_folder, inputs.fingerprint)
+    terms = cache.paper_terms(papers)
+    nearest_path = inputs.cache_folder / NEAREST_CACHE_FILE
+    previous = load_pickle(nearest_path, inputs.fingerprint, Nearest)
+    related, nearest = related_papers([paper.id for paper in papers], terms, threads, previous)
+    yield related, {"related": time.process_time() - started}
+    cache.save()  # before the search files go: the build ends with the caches saved
+    if nearest is not previous:
+        save_pickle(nearest_path, inputs.fingerprint, nearest)
+    started = time.process_time()
+    yield search_files(inputs.site, terms), {"search": time.process_time() - started}
+
+
+def _die_with_parent(parent: int) -> None:
+    """A killed build must not leave its worker running: holding the build's output pipes, it
+    would keep whoever waits on them waiting (Linux; elsewhere the worker ends when it has
+    sent its results, or fails to)."""
+    prctl = libc_function("prctl")
+    if prctl is not None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+
+
+def _work(inputs: CorpusInputs, sender: Connection, parent: int, jobs: int) -> None:
+    _die_with_parent(parent)
+    with contextlib.suppress(BrokenPipeError):
+        # threads: the top-n product also takes the cores page workers leave idle.
+        for result in corpus_results(inputs, jobs):
+            sender.send(result)
+    sender.close()
+
+
+class CorpusJob:
+    """Related papers, then the search index: from a forked worker, or made here."""
+
+    def __init__(self, inputs: CorpusInputs, jobs: int) -> None:
+        self._process: BaseProcess | None = None
+        self._related: tuple[Related, CpuSeconds] | None = None
+        self._search: tuple[SearchFiles, CpuSeconds] | None = None
+        if jobs <= 1 or not fork_is_safe():
+            self._here = corpus_results(inputs, 1)  # made here, when asked for
+            return
+        context = multiprocessing.get_context("fork")
+        self._receiver, sender = context.Pipe(duplex=False)
+        self._process = context.Process(
+            target=_work, args=(inputs, sender, os.getpid(), jobs), daemon=True
+        )
+        gc.freeze()  # keeps the collector from touching, and so copying, the parent's objects
+        try:
+            self._process.start()
+        finally:
+            gc.unfreeze()
+            sender.close()
+
+    def related(self) -> tuple[Related, CpuSeconds]:
+        """Each paper's related papers, and the CPU seconds they took; waits for them."""
+        if self._related is None:
+            self._related = self._next()
+        return self._related
+
+    def search_files(self) -> tuple[SearchFiles, CpuSeconds]:
+        """The search index's files by path, and the CPU seconds they took; waits for them."""
+        self.related()  # comes first
+        if self._search is None:
+            self._search = self._next()
+        return self._search
+
+    def _next(self) -> Any:
+        if self._process is None:
+            return next(self._here)
+        try:
+            return self._receiver.recv()
+        except EOFError:
+            raise RuntimeError("internal error: the corpus worker stopped") from None
+
+    def close(self) -> None:
+        if self._process is not None:
+            if self._process.is_alive():
+                self._process.terminate()
+            self._process.join()
+            self._receiver.close()
+            self._process = None
+
+
+@contextlib.contextmanager
+def corpus_job_started(inputs: CorpusInputs, jobs: int) -> Iterator[CorpusJob]:
+    job = CorpusJob(inputs, jobs)
+    try:
+        yield job
+    finally:
+        job.close()

@@ -1,0 +1,113 @@
+"""The downloads, made again only where papers changed.
+
+Each download is one piece per paper (export.py). A build remembers where each paper's piece
+lies in each file it wrote, under a digest of the paper; the next build copies the pieces of
+papers with the same digest out of the current site's file, and makes only the others. At
+10,000 papers making the three files took 0.6-0.9 s of CPU on every rebuild.
+
+The current file is used only when it is still the one the last build wrote (the manifest's
+size, mtime and inode) and its digest is the one the pieces were recorded for, and the base
+URL (which pieces hold) is the same; else every piece is made.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import mmap
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..cache.stores import canonical_bytes, load_pickle, save_pickle
+from ..model.records import Paper
+from ..model.site import Site
+from .download_formats import DOWNLOADS, Download
+
+if TYPE_CHECKING:
+    from ..cache.manifest import FileEntry
+    from ..output.staging import StagingWriter
+
+Spans = dict[bytes, tuple[int, int]]  # paper digest: (offset, length) of its piece, in bytes
+
+
+@dataclass(frozen=True)
+class DownloadPieces:
+    """Where each paper's piece lies in the downloads a build wrote: per file, the digest of
+    its bytes and the spans of its pieces."""
+
+    base_url: str | None
+    files: dict[str, tuple[str, Spans]]
+
+
+def paper_digest(paper: Paper) -> bytes:
+    """A digest of everything a paper record holds."""
+    return hashlib.blake2b(canonical_bytes(paper), digest_size=16).digest()
+
+
+def stage_downloads(
+    site: Site, writer: StagingWriter, cache: Path, fingerprint: bytes
+) -> dict[str, FileEntry]:
+    """Stage every download, one at a time (at 100,000 papers each is 150 MB or more), and
+    record in `cache` (one per output folder, beside its manifest) where their pieces lie,
+    for the next build."""
+    previous = load_pickle(cache, fingerprint, DownloadPieces)
+    if previous is not None and previous.base_url != site.base_url:
+        previous = None
+    digests = [paper_digest(paper) for paper in site.papers]
+    staged: dict[str, FileEntry] = {}
+    recorded: dict[str, tuple[str, Spans]] = {}
+    for name, download in DOWNLOADS.items():
+        was = previous.files.get(name) if previous is not None else None
+        with _old_pieces(writer.current_file(name), was) as (old, old_spans):
+            data, spans = _spliced(download, site, digests, old, old_spans)
+        staged[name] = writer.put(name, data)
+        recorded[name] = (staged[name].digest, spans)
+        del data  # before the next file is made
+    save_pickle(cache, fingerprint, DownloadPieces(site.base_url, recorded))
+    return staged
+
+
+@contextmanager
+def _old_pieces(
+    current: tuple[Path, str] | None, recorded: tuple[str, Spans] | None
+) -> Iterator[tuple[mmap.mmap | bytes, Spans]]:
+    """The current file's bytes (mapped, not read: at 100,000 papers a download is 170 MB)
+    and the spans recorded for them; nothing when the spans were recorded for other bytes."""
+    if current is None or recorded is None or recorded[0] != current[1]:
+        yield b"", {}
+        return
+    try:
+        with open(current[0], "rb") as stream:
+            mapped = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):  # gone since, or empty (which mmap refuses)
+        yield b"", {}
+        return
+    with mapped:
+        yield mapped, recorded[1]
+
+
+def _spliced(
+    download: Download,
+    site: Site,
+    digests: list[bytes],
+    old: mmap.mmap | bytes,
+    old_spans: Spans,
+) -> tuple[bytes, Spans]:
+    head, separator = download.head.encode(), download.separator.encode()
+    parts, spans, offset = [head], {}, len(head)
+    for number, (paper, digest) in enumerate(zip(site.papers, digests, strict=True)):
+        if number:
+            parts.append(separator)
+            offset += len(separator)
+        span = old_spans.get(digest)
+        if span is not None:
+            piece = old[span[0] : span[0] + span[1]]
+        else:
+            piece = download.piece(site, paper).encode()
+        parts.append(piece)
+        spans[digest] = (offset, len(piece))
+        offset += len(piece)
+    parts.append(download.tail.encode())
+    return b"".join(parts), spans

@@ -1,0 +1,1 @@
+"""Scraped text made readable: plain text for keys and metadata, rich HTML with MathML for pages."""

@@ -348,7 +348,7 @@ def test_init_accepts_an_empty_folder(tmp_path: Path) -> None:
 
 def test_the_starter_config_explains_every_key() -> None:
     """Every key the config schema knows is in the starter site.yaml, with a comment."""
-    text = (REPO / "src" / "confsite" / "starter" / "site.yaml").read_text()
+    text = (REPO / "src" / "confsite" / "cli" / "starter" / "site.yaml").read_text()
     for key in [*SITE_FIELDS, "sources", *SOURCE_FIELDS, "defaults", *DEFAULT_FIELDS]:
         assert re.search(rf"^\s*# (?:- )?{key}\b", text, re.MULTILINE), key
 

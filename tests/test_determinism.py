@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from conftest import HOSTILE, copy_seeds_project
 
+from confsite.cache.manifest import CACHE_FOLDER
+
 ENVIRONMENTS = {
     "utf8": {"PYTHONHASHSEED": "1", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8", "TZ": "UTC"},
     "posix": {
@@ -41,10 +43,11 @@ def tree_hash(folder: Path) -> str:
     return whole.hexdigest()
 
 
-def build_in(project: Path, out: str, env: dict[str, str]) -> str:
+def build_in(project: Path, out: str, env: dict[str, str], *options: str) -> str:
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "PYTHON"))}
+    command = ["build", "--config", "site.yaml", "--out", out, *options]
     result = subprocess.run(
-        [sys.executable, "-m", "confsite", "build", "--config", "site.yaml", "--out", out],
+        [sys.executable, "-m", "confsite", *command],
         cwd=project,
         capture_output=True,
         timeout=600,
@@ -63,3 +66,21 @@ def test_builds_agree_across_seed_locale_and_time_zone(tmp_path: Path, corpus: s
     hashes = {name: build_in(project, f"site-{name}", env) for name, env in ENVIRONMENTS.items()}
     assert hashes["utf8"] == hashes["posix"]
     assert len(list((project / "site-posix").rglob("*.html"))) > 60
+
+
+def test_a_build_without_caches_gives_the_same_site_and_keeps_nothing(tmp_path: Path) -> None:
+    """`--no-cache` is the plain path: no cache folder is read or made, and the site is the
+    one a cached build makes, byte for byte (after a cached build and an edit, too)."""
+    plain, cached = (copy_seeds_project(tmp_path / name) for name in ("plain", "cached"))
+    env = ENVIRONMENTS["utf8"]
+    first = build_in(plain, "_site", env, "--no-cache")
+    assert not (plain / CACHE_FOLDER).exists()
+    assert first == build_in(cached, "_site", env)
+    assert (cached / CACHE_FOLDER).is_dir()
+    for project in (plain, cached):  # a rebuild after an edit reuses what the cache has
+        seed = project / "seeds" / "iclr2023-poster-session-3.txt"
+        text = seed.read_text(encoding="utf-8")
+        assert "In a backdoor attack" in text
+        seed.write_text(text.replace("In a backdoor attack", "In a backdoor attack (edited)", 1))
+    assert build_in(plain, "_site", env, "--no-cache") == build_in(cached, "_site", env)
+    assert not (plain / CACHE_FOLDER).exists()

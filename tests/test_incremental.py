@@ -19,9 +19,9 @@ import confsite.cache.manifest
 from confsite.cache.stores import load_pickle, save_pickle
 from confsite.diagnostics import Diagnostics
 from confsite.pipeline import BuildOptions, BuildResult, build
+from confsite.render.assets import build_fingerprint
 from confsite.render.download_formats import DOWNLOADS
 from confsite.render.downloads import DownloadPieces
-from confsite.render.pages import build_fingerprint
 
 # A paper of the 2023 dump whose abstract sentence we edit (checked by hand in the dump).
 EDITED_DUMP = "iclr2023-poster-session-3.txt"

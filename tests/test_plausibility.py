@@ -163,7 +163,7 @@ def test_a_cached_source_is_not_read_again_yet_keeps_its_warnings(tmp_path: Path
 
 
 def _fingerprint() -> bytes:
-    from confsite.render.pages import build_fingerprint
+    from confsite.render.assets import build_fingerprint
 
     return build_fingerprint(None)
 

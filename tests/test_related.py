@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 import confsite.render.related
-from confsite.cache.terms import text_key
+from confsite.cache.terms import texts_digest
 from confsite.model.records import Paper
 from confsite.model.site import site_order
 from confsite.render.related import Nearest, ranked, related_papers
@@ -26,7 +26,7 @@ def corpus_terms(papers: list[Paper]) -> CorpusTerms:
     counted = [paper_terms(paper) for paper in papers]
     title = count_matrix([t for t, _ in counted], vocabulary)
     abstract = count_matrix([a for _, a in counted], vocabulary)
-    keys = [text_key(p) for p in papers]
+    keys = [texts_digest(p) for p in papers]
     return canonical_terms(vocabulary.terms, title, abstract, keys, [""] * len(papers))
 
 

@@ -83,7 +83,7 @@ def test_wheel_carries_templates_static_files_and_lunr(dist: dict[str, Path]) ->
                 assert packed == (REPO / folder / name).read_bytes(), name
     assert packed_lunr == LUNR_JS.read_bytes()
     assert "confsite/vendor/lunr/LICENSE" in names
-    assert "confsite/starter/site.yaml" in names
+    assert "confsite/cli/starter/site.yaml" in names
     assert not [name for name in names if "node_modules" in name or "__pycache__" in name]
 
 

@@ -4,26 +4,31 @@ A source whose bytes and settings are unchanged is not read or normalized again 
 its reading gave are kept with it and given again); when no input changed at all, the merged
 papers and the warnings merging gave are reused whole. Keys include a digest of confsite's code
 (and of the readers from outside it), so a new version starts afresh. Like the manifest, this
-is only a cache: anything unreadable is ignored and rebuilt.
+is only a cache: anything unreadable is ignored and rebuilt. Without a cache folder (a build
+with `--no-cache`) every source is read and merged, and nothing is kept.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
-import pickle
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..diagnostics import Problem
+from ..config import SiteConfig
+from ..diagnostics import Diagnostics, Problem
+from ..model.papers import merge_sources, normalize_source, overrides_path
 from ..model.records import Entry, Paper
 from ..readers.base import RawRecord
+from ..readers.registry import Registry
+from ..readers.sources import SourceReading, read_every_source, read_source
+from .digests import hex_digest
+from .stores import load_pickle, save_pickle
 
 CACHE_FILE = "inputs.pickle"
 
 
 @dataclass(frozen=True)
-class ReadSource:
+class CachedSource:
     """One source as read and normalized: the reader that read it and what came out."""
 
     reader: str
@@ -35,31 +40,72 @@ class ReadSource:
 
 @dataclass
 class InputCache:
-    sources: dict[str, ReadSource] = field(default_factory=dict)
+    sources: dict[str, CachedSource] = field(default_factory=dict)
     inputs_key: str = ""  # digest of every input of the last build
     papers: list[Paper] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)  # what merging reported
 
 
-def digest(*parts: object) -> str:
-    return hashlib.blake2b(pickle.dumps(parts, 5), digest_size=16).hexdigest()
-
-
-def load_input_cache(folder: Path) -> InputCache:
+def file_bytes(path: Path) -> bytes | None:
     try:
-        with open(folder / CACHE_FILE, "rb") as stream:
-            cache = pickle.load(stream)
-    except Exception:  # a cache from another version, truncated, or absent: start afresh
-        return InputCache()
-    return cache if isinstance(cache, InputCache) else InputCache()
+        return path.read_bytes()
+    except OSError:  # reported with its location by the reader or the overrides loader
+        return None
 
 
-def save_input_cache(folder: Path, cache: InputCache) -> None:
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        temporary = folder / (CACHE_FILE + ".tmp")
-        with open(temporary, "wb") as stream:
-            pickle.dump(cache, stream, protocol=5)
-        os.replace(temporary, folder / CACHE_FILE)
-    except OSError:
-        pass
+class CachedReading:
+    """Reading and merging with the input cache: unchanged sources are not read again, and
+    unchanged inputs are not merged again (the warnings reading and merging gave are kept with
+    them and replayed). The code of the readers from outside the package counts in every key."""
+
+    def __init__(
+        self, config: SiteConfig, fingerprint: bytes, folder: Path | None, readers: Registry
+    ) -> None:
+        self.config, self.readers = config, readers
+        fingerprint += readers.code_digest.encode()
+        self.path, self.fingerprint = folder / CACHE_FILE if folder else None, fingerprint
+        self.cache = load_pickle(self.path, fingerprint, InputCache) or InputCache()
+        self.keys = [
+            hex_digest(fingerprint, index, source, file_bytes(config.resolve(source.path)))
+            for index, source in enumerate(config.sources)
+        ]
+        overrides = overrides_path(config)
+        located = dataclasses.replace(config, config_path="", root=Path())
+        overrides_bytes = file_bytes(overrides[0]) if overrides else None
+        self.inputs_key = hex_digest(fingerprint, located, self.keys, overrides_bytes)
+        self.fresh: set[int] = set()  # sources read anew, not taken from the cache
+
+    def read(self) -> list[SourceReading]:
+        """Every source, from the cache or read anew; ConfsiteError names every bad one."""
+        return read_every_source(range(len(self.keys)), self.read_one)
+
+    def read_one(self, index: int) -> SourceReading:
+        source, hit = self.config.sources[index], self.cache.sources.get(self.keys[index])
+        if hit is None:
+            self.fresh.add(index)
+            return read_source(self.config, source, self.readers)
+        reader = self.readers.by_name(hit.reader)
+        records = hit.records
+        return SourceReading(source, reader, hit.detected, records, len(records), hit.problems)
+
+    def merge(self, reads: list[SourceReading], diagnostics: Diagnostics) -> list[Paper]:
+        cache, self.cache = self.cache, InputCache()  # the old cache is not needed after this
+        if cache.inputs_key == self.inputs_key:
+            diagnostics.problems.extend(cache.problems)
+            return cache.papers
+        entries = [
+            normalize_source(read, index) if index in self.fresh else cache.sources[key].entries
+            for index, (read, key) in enumerate(zip(reads, self.keys, strict=True))
+        ]
+        already = len(diagnostics.problems)
+        papers = merge_sources(self.config, reads, entries, diagnostics)
+        sources = {
+            key: CachedSource(read.reader.name, read.detected, read.records, group, read.problems)
+            for key, read, group in zip(self.keys, reads, entries, strict=True)
+        }
+        problems = diagnostics.problems[already:]
+        # Saved now, not after the site: held through the build, the records took hundreds of
+        # megabytes at 100,000 papers.
+        cache = InputCache(sources, self.inputs_key, papers, problems)
+        save_pickle(self.path, self.fingerprint, cache)
+        return papers

@@ -9,13 +9,13 @@ confsite, the build simply does all the work.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import __version__
+from .digests import bytes_digest
 
 CACHE_FOLDER = ".confsite-cache"
 FORMAT = 1
@@ -38,11 +38,40 @@ class Manifest:
 
 def manifest_path(project_root: Path, out_dir: Path) -> Path:
     """One manifest per output folder, so builds to different folders don't mix."""
-    folder_id = hashlib.blake2b(os.fsencode(out_dir.resolve()), digest_size=8).hexdigest()
+    folder_id = bytes_digest(os.fsencode(out_dir.resolve()))[:16]
     return project_root / CACHE_FOLDER / f"site-{folder_id}.json"
 
 
-def load_manifest(path: Path) -> Manifest:
+@dataclass(frozen=True)
+class CachePaths:
+    """Where a build's caches lie: the project's cache folder, and the output folder's
+    manifest with the files named after it (its lock, its downloads' pieces, its spare).
+    `NO_CACHE` has none: a build with `--no-cache` reads and writes no cache."""
+
+    folder: Path | None = None
+    manifest: Path | None = None
+
+    @classmethod
+    def of(cls, project_root: Path, out_dir: Path) -> CachePaths:
+        manifest = manifest_path(project_root, out_dir)
+        return cls(manifest.parent, manifest)
+
+    @property
+    def lock(self) -> Path | None:
+        return self.manifest.with_suffix(".lock") if self.manifest else None
+
+    @property
+    def downloads(self) -> Path | None:
+        """Where each paper's piece lies in the downloads (see render/downloads.py)."""
+        return self.manifest.with_suffix(".downloads") if self.manifest else None
+
+
+NO_CACHE = CachePaths()
+
+
+def load_manifest(path: Path | None) -> Manifest:
+    if path is None:
+        return Manifest()
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         if data.get("format") != FORMAT or data.get("version") != __version__:
@@ -53,8 +82,10 @@ def load_manifest(path: Path) -> Manifest:
         return Manifest()
 
 
-def save_manifest(path: Path, manifest: Manifest) -> None:
+def save_manifest(path: Path | None, manifest: Manifest) -> None:
     """Best effort: a project folder we cannot write to only costs the next build its reuse."""
+    if path is None:
+        return
     data = {
         "format": FORMAT,
         "version": __version__,

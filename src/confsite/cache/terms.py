@@ -8,10 +8,8 @@ caches this one is best effort: anything unreadable is ignored and counted again
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..model.records import Paper
 from ..render.terms import (
@@ -23,25 +21,24 @@ from ..render.terms import (
     snippet,
     widened,
 )
+from .digests import digest
 from .stores import load_pickle, save_pickle
-
-if TYPE_CHECKING:
-    pass
 
 CACHE_FILE = "terms.pickle"
 
 
-def text_key(paper: Paper) -> bytes:
-    text = f"{paper.title}\0{paper.abstract}".encode("utf-8", "surrogatepass")
-    return hashlib.blake2b(text, digest_size=16).digest()
+def texts_digest(paper: Paper) -> bytes:
+    """What a paper's terms are counted from: its title and abstract."""
+    return digest((paper.title, paper.abstract))
 
 
 class TermCache:
     """Each paper's terms, counted only for texts the last build did not have. What is kept
     is exactly this build's texts, so the cache never outgrows the site."""
 
-    def __init__(self, folder: Path, fingerprint: bytes) -> None:
-        self.path, self.fingerprint = folder / CACHE_FILE, fingerprint
+    def __init__(self, folder: Path | None, fingerprint: bytes) -> None:
+        self.path = folder / CACHE_FILE if folder is not None else None
+        self.fingerprint = fingerprint
         self._terms: CorpusTerms | None = None
         self._stored_keys: tuple[bytes, ...] = ()
 
@@ -52,7 +49,7 @@ class TermCache:
         if stored is None:
             stored = canonical_terms((), *count_matrices([], 2, Vocabulary()), (), ())
         self._stored_keys = stored.keys
-        keys = [text_key(paper) for paper in papers]
+        keys = [texts_digest(paper) for paper in papers]
         row = {key: number for number, key in enumerate(stored.keys)}
         new: dict[bytes, Paper] = {}  # texts not in the cache, each once
         for key, paper in zip(keys, papers, strict=True):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
@@ -82,6 +83,12 @@ def add_build_arguments(
         default=None,
         help="processes that render pages (default: one per CPU core)",
     )
+    parser.add_argument(
+        "--no-cache",
+        dest="use_cache",
+        action="store_false",
+        help="read and write no cache: every source read, every page rendered (the same site)",
+    )
     verbosity = parser.add_mutually_exclusive_group()
     verbosity.add_argument("-q", "--quiet", action="store_true", help="print errors only")
     verbosity.add_argument(
@@ -102,6 +109,9 @@ class ReaderNames:
         return ", ".join(reader_names())
 
 
+AddCommand = Callable[[str, str, str], argparse.ArgumentParser]  # name, summary, description
+
+
 def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="confsite",
@@ -111,10 +121,16 @@ def make_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"confsite {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    def command(name: str, summary: str, description: str) -> argparse.ArgumentParser:
+    def add(name: str, summary: str, description: str) -> argparse.ArgumentParser:
         return commands.add_parser(name, help=summary, description=description, epilog=EPILOG)
 
-    build_parser = command(
+    for add_command in (_add_build, _add_serve, _add_check, _add_init, _add_deploy, _add_inspect):
+        add_command(add)
+    return parser
+
+
+def _add_build(add: AddCommand) -> None:
+    build_parser = add(
         "build",
         "build the site described by site.yaml",
         "Read every source in site.yaml, merge the papers and write the site to the output "
@@ -122,7 +138,9 @@ def make_parser() -> argparse.ArgumentParser:
     )
     add_build_arguments(build_parser)
 
-    serve_parser = command(
+
+def _add_serve(add: AddCommand) -> None:
+    serve_parser = add(
         "serve",
         "build, serve on 127.0.0.1 and rebuild on every change",
         "Build the site, serve it on 127.0.0.1 and watch the sources, site.yaml, "
@@ -139,7 +157,9 @@ def make_parser() -> argparse.ArgumentParser:
         help=f"port to listen on (default: {DEFAULT_PORT}; 0 picks a free one)",
     )
 
-    check_parser = command(
+
+def _add_check(add: AddCommand) -> None:
+    check_parser = add(
         "check",
         "verify a built site: links, assets, paper pages, search index",
         "Verify a built site before deploying it: every internal link and asset resolves "
@@ -155,7 +175,9 @@ def make_parser() -> argparse.ArgumentParser:
         help="the built site (default: _site)",
     )
 
-    init_parser = command(
+
+def _add_init(add: AddCommand) -> None:
+    init_parser = add(
         "init",
         "start a new site: commented site.yaml, an example dump, content/about.md",
         "Create DIR with a commented site.yaml, an example dump, overrides.yaml and "
@@ -164,7 +186,9 @@ def make_parser() -> argparse.ArgumentParser:
     )
     init_parser.add_argument("dir", type=Path, metavar="DIR", help="the new site's folder")
 
-    deploy_parser = command(
+
+def _add_deploy(add: AddCommand) -> None:
+    deploy_parser = add(
         "deploy",
         "build the site and publish it on the gh-pages branch (GitHub Pages)",
         "Build the site (base URL: --base-url, else base_url in site.yaml, else the GitHub "
@@ -208,7 +232,9 @@ def make_parser() -> argparse.ArgumentParser:
         help="deploy even with uncommitted changes to tracked files in the site's folder",
     )
 
-    inspect_parser = command(
+
+def _add_inspect(add: AddCommand) -> None:
+    inspect_parser = add(
         "inspect",
         "show which reader reads a dump file, and the records it reads",
         "Show every reader's sniff score for FILE, the reader a build would pick (a score of "
@@ -228,7 +254,6 @@ def make_parser() -> argparse.ArgumentParser:
     inspect_parser.add_argument(
         "--json", action="store_true", help="print scores and full records as JSON"
     )
-    return parser
 
 
 def run_build(args: argparse.Namespace) -> int:
@@ -239,7 +264,9 @@ def run_build(args: argparse.Namespace) -> int:
     from .summary import print_summary
 
     diagnostics = Diagnostics(strict=args.strict)
-    options = BuildOptions(args.config, args.out, args.base_url, args.strict, args.jobs)
+    options = BuildOptions(
+        args.config, args.out, args.base_url, args.strict, args.jobs, args.use_cache
+    )
     try:
         result = build(options, diagnostics, progress_for(sys.stderr, args.quiet))
     except (ConfsiteError, TemplateError) as err:

@@ -308,7 +308,7 @@ def _deploy(args: argparse.Namespace) -> int:
     print(f"base URL: {base_url or '-'} ({origin})", flush=True)
 
     diagnostics = Diagnostics(strict=args.strict)
-    options = BuildOptions(config_path, out_dir, base_url, args.strict, args.jobs)
+    options = BuildOptions(config_path, out_dir, base_url, args.strict, args.jobs, args.use_cache)
     try:
         result = build(options, diagnostics, progress_for(sys.stderr, args.quiet))
     except (ConfsiteError, TemplateError) as err:

@@ -305,7 +305,9 @@ class DevLoop:
         """One build; returns the config for the watcher (None when it could not be read)."""
         args = self.args
         diagnostics = Diagnostics(strict=args.strict)
-        options = BuildOptions(args.config, args.out, args.base_url, args.strict, args.jobs)
+        options = BuildOptions(
+            args.config, args.out, args.base_url, args.strict, args.jobs, args.use_cache
+        )
         started = time.perf_counter()
         try:
             result = build(options, diagnostics, progress_for(sys.stderr, args.quiet))

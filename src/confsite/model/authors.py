@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..diagnostics import Diagnostics
-from .merge import text_key
+from .merge import comparable_text
 from .records import Paper
 from .slugs import unique_slugs
 
@@ -26,7 +26,7 @@ class Author:
 
 
 def name_key(name: str) -> str:
-    return text_key(name) or name.casefold()
+    return comparable_text(name) or name.casefold()
 
 
 def _preferred(spellings: Counter[str], first_seen: list[str]) -> str:
@@ -83,7 +83,7 @@ def sort_key(name: str) -> tuple[str, str]:
     """Alphabetical by family name (the last word), then by the whole name."""
     words = name.split()
     family = words[-1] if words else name
-    return (text_key(family), text_key(name))
+    return (comparable_text(family), comparable_text(name))
 
 
 def index_letter(name: str) -> str:

@@ -18,7 +18,7 @@ from slugify import slugify
 from ..diagnostics import Diagnostics
 from ..text.plain import plain_text
 from .records import Entry, Paper, Session
-from .slugs import digest
+from .slugs import slug_suffix
 
 ABSTRACT_KEY_LENGTH = 400
 
@@ -26,7 +26,7 @@ ABSTRACT_KEY_LENGTH = 400
 NOT_ALNUM = re.compile(r"[\W_]+")  # \w is exactly str.isalnum() plus "_"
 
 
-def text_key(text: str | None) -> str:
+def comparable_text(text: str | None) -> str:
     """Letters and digits only, casefolded, accents removed: the comparison form of a text."""
     if not text:
         return ""
@@ -36,19 +36,19 @@ def text_key(text: str | None) -> str:
 def abstract_key(abstract: str | None) -> str:
     """The start of an abstract's text key. The key is computed character by character, so
     a prefix of the abstract gives a prefix of the key; long abstracts are cut first."""
-    head = text_key((abstract or "")[: 4 * ABSTRACT_KEY_LENGTH])
+    head = comparable_text((abstract or "")[: 4 * ABSTRACT_KEY_LENGTH])
     if len(head) < ABSTRACT_KEY_LENGTH:
-        head = text_key(abstract)
+        head = comparable_text(abstract)
     return head[:ABSTRACT_KEY_LENGTH]
 
 
 def title_key(title: str) -> str:
     """`title` with TeX rendered to plain text first, so TeX and plain spellings compare equal."""
-    return text_key(plain_text(title[:1000])) or text_key(title) or title.casefold()
+    return comparable_text(plain_text(title[:1000])) or comparable_text(title) or title.casefold()
 
 
 def authors_key(authors: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(text_key(name) for name in authors)
+    return tuple(comparable_text(name) for name in authors)
 
 
 GroupKey = tuple[str, ...]
@@ -111,9 +111,9 @@ def _label(entries: list[Entry]) -> str:
 
 def _comparable(value: object) -> object:
     if isinstance(value, str):
-        return text_key(value)
+        return comparable_text(value)
     if isinstance(value, tuple) and all(isinstance(v, str) for v in value):
-        return tuple(text_key(v) for v in value)
+        return tuple(comparable_text(v) for v in value)
     return value
 
 
@@ -222,7 +222,7 @@ def assign_ids(
     for slug, keys in claimed.items():
         for key in keys:
             collides = len(keys) > 1 or key[0] == "untitled"
-            ids[key] = f"{slug}-{digest(KEY_SEPARATOR.join(key))}" if collides else slug
+            ids[key] = f"{slug}-{slug_suffix(KEY_SEPARATOR.join(key))}" if collides else slug
         if len(keys) > 1:
             where = ", ".join(str(groups[key][0].loc) for key in keys)
             diagnostics.info(

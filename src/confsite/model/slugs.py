@@ -22,7 +22,7 @@ def title_slug(title: str | None) -> str:
     return slugify(plain_text(title), max_length=MAX_TITLE_SLUG_LENGTH, word_boundary=True)
 
 
-def digest(text: str) -> str:
+def slug_suffix(text: str) -> str:
     """A short, stable hash: the suffix that tells colliding slugs apart."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:6]
 
@@ -36,6 +36,6 @@ def unique_slugs(labels: dict[K, str], fallback: str, max_length: int) -> dict[K
     }
     counts = Counter(base.values())
     return {
-        key: slug if counts[slug] == 1 else f"{slug}-{digest(repr(key))}"
+        key: slug if counts[slug] == 1 else f"{slug}-{slug_suffix(repr(key))}"
         for key, slug in base.items()
     }

@@ -4,39 +4,26 @@ A failed or killed build therefore leaves the previous site as it was. Files who
 unchanged since the last build are hard links to the previous site's files, so they keep their
 inode and modification time and a sync-based deploy uploads nothing for them. On Linux the
 swap is one `renameat2(RENAME_EXCHANGE)` call; elsewhere two renames.
-
-The site a build replaces is kept in the project's cache as the *spare*, and the next build
-starts its staging folder from it: its folders exist and most of its files are already the
-links the next site needs, so a small edit costs a few file operations instead of a folder
-and a link per page (double buffering). A background process readies the spare once the
-build is done: it lists the spare's files (removing links and anything else that is not a file
-or a folder, as the site it was may have been changed by hand), or, after a build that replaced
-no site or most of it, links a spare up from the new site. Nothing in the spare is trusted
-beyond that listing: a file in it is kept only when its inode, size and mtime are those the
-manifest records, and whatever the new site does not have is removed before the swap.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
-import fcntl
 import functools
 import glob
-import hashlib
 import os
 import shutil
-import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..cache.digests import bytes_digest
 from ..cache.manifest import FileEntry, Manifest
-from ..cache.stores import load_pickle, save_pickle
 from ..diagnostics import ConfsiteError
+from .processes import libc_function
+from .spare import SpareContents, maker_runs, put_away, take_spare
 
 SITE_MARKER = "papers.json"  # every confsite build has it; a folder without it is not ours
 
@@ -64,10 +51,6 @@ def check_output_path(path: str) -> None:
     this runs for every file of the site)."""
     if not path or path.startswith("/") or any(part in ("", ".", "..") for part in path.split("/")):
         raise RuntimeError(f"internal error: unsafe output path {path!r}")
-
-
-def content_digest(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -116,7 +99,7 @@ class SiteFolders:
         ]
         if self.spare is not None and self.spare.parent.is_dir():
             pattern = f"{glob.escape(self.spare.name)}.making-*"
-            found += [p for p in self.spare.parent.glob(pattern) if not _maker_runs(p)]
+            found += [p for p in self.spare.parent.glob(pattern) if not maker_runs(p)]
         return sorted(found)
 
     def _usable_trash(self) -> Path | None:
@@ -128,23 +111,6 @@ class SiteFolders:
         except OSError:
             return None
         return self.trash if same_device else None
-
-
-def _maker_runs(folder: Path) -> bool:
-    """Whether the process named in a spare-in-making folder's name still runs."""
-    try:
-        os.kill(int(folder.name.rsplit("-", 1)[1]), 0)
-    except (ValueError, ProcessLookupError):
-        return False
-    except PermissionError:  # it runs, as another user
-        return True
-    return True
-
-
-def _folder_identity(folder: Path) -> bytes:
-    """A folder keeps its inode through renames: what ties a spare to its saved contents."""
-    stat = folder.stat()
-    return f"{stat.st_dev}:{stat.st_ino}".encode()
 
 
 def file_is_intact(path: str, entry: FileEntry) -> bool:
@@ -164,66 +130,6 @@ def site_is_intact(out_dir: Path, manifest: Manifest) -> bool:
     return bool(manifest.files) and all(
         file_is_intact(os.path.join(out_dir, path), entry) for path, entry in manifest.files.items()
     )
-
-
-@dataclass
-class SpareContents:
-    """What a staging folder started from the spare held: its files and folders, by site path.
-    Anything else in it (a link someone made, say) is removed before the build writes there,
-    so no write can follow it out of the staging folder."""
-
-    files: set[str] = field(default_factory=set)
-    folders: set[str] = field(default_factory=set)
-
-    @classmethod
-    def scan(cls, staging: str) -> SpareContents:
-        """Walk the folder, removing whatever is neither a file nor a folder."""
-        contents = cls()
-        pending = [""]
-        while pending:
-            folder = pending.pop()
-            with os.scandir(os.path.join(staging, folder)) as entries:
-                for item in entries:
-                    path = folder + item.name
-                    if item.is_dir(follow_symlinks=False):
-                        contents.folders.add(path)
-                        pending.append(path + "/")
-                    elif item.is_file(follow_symlinks=False):
-                        contents.files.add(path)
-                    else:
-                        os.unlink(item.path)
-        return contents
-
-    @classmethod
-    def load(cls, listing: Path, folder: Path) -> SpareContents | None:
-        """The contents the background process that readied the spare found, provided they
-        are this folder's; used once."""
-        contents = load_pickle(listing, _folder_identity(folder), cls)
-        with contextlib.suppress(OSError):
-            listing.unlink()
-        return contents
-
-    def save(self, listing: Path, folder: Path) -> None:
-        save_pickle(listing, _folder_identity(folder), self)
-
-    def prune(self, staging: str, keep: Iterable[str]) -> None:
-        """Remove the files the new site does not have, then the folders left empty."""
-        stale = self.files.difference(keep)
-        for path in stale:
-            target = os.path.join(staging, path)
-            try:
-                os.unlink(target)
-            except OSError:  # gone, or a folder of the new site stands there now
-                if os.path.lexists(target) and not os.path.isdir(target):
-                    raise
-        emptied = {os.path.dirname(path) for path in stale} & self.folders
-        for folder in sorted(emptied, key=lambda f: f.count("/"), reverse=True):
-            while folder:
-                try:
-                    os.rmdir(os.path.join(staging, folder))
-                except OSError:  # not empty (or gone): so are the folders above it
-                    break
-                folder = os.path.dirname(folder)
 
 
 class StagingWriter:
@@ -259,7 +165,7 @@ class StagingWriter:
 
     def put(self, path: str, data: bytes, key: str = "") -> FileEntry:
         """Stage `data` at `path`; when the current site has identical bytes there, link them."""
-        digest = content_digest(data)
+        digest = bytes_digest(data)
         entry = self.previous.files.get(path)
         if entry is not None and entry.digest == digest and self._stage_previous(path, entry):
             return FileEntry(digest, entry.size, entry.mtime_ns, entry.inode, key)
@@ -331,13 +237,6 @@ class StagingWriter:
             shutil.rmtree(target)
 
 
-@functools.cache
-def libc_function(name: str) -> Callable[..., int] | None:
-    """A function of the C library (`renameat2`, `prctl`), or None where there is none."""
-    libc_name = ctypes.util.find_library("c")
-    return getattr(ctypes.CDLL(libc_name, use_errno=True), name, None) if libc_name else None
-
-
 def _exchange(a: Path, b: Path) -> bool:
     """Atomically swap two paths (Linux renameat2). False where the call is unavailable."""
     renameat2 = libc_function("renameat2") if hasattr(os, "O_PATH") else None
@@ -362,70 +261,6 @@ def _swap_in(folders: SiteFolders) -> Path | None:
     return retired
 
 
-def _take_spare(folders: SiteFolders) -> SpareContents | None:
-    """Start the staging folder from the spare, if there is one; None: start it empty."""
-    if folders.spare is not None:
-        try:
-            os.rename(folders.spare, folders.staging)
-        except OSError:  # none, or on another file system
-            pass
-        else:
-            listed = SpareContents.load(folders.spare_listing, folders.staging)
-            return listed or SpareContents.scan(str(folders.staging))
-    folders.staging.mkdir()
-    return None
-
-
-def _put_away(folders: SiteFolders, replaced: Path | None, keep: bool) -> None:
-    """Ready the replaced site as the next spare, or delete it; without a spare, link one up
-    from the new site. Both in the background: the new site is in place already."""
-    spare = folders.spare
-    if replaced is not None and keep and spare is not None:
-        readying = folders.spare_in_making()
-        try:
-            os.rename(replaced, readying)
-        except OSError:  # the cache is on another file system: delete it instead
-            pass
-        else:
-            run_detached(_ready_spare, folders, readying)
-            return
-    if replaced is not None:
-        if replaced == folders.staging:  # the next build makes its staging folder here
-            retired = folders.retired()
-            os.rename(replaced, retired)
-            replaced = retired
-        run_detached(shutil.rmtree, replaced, True)
-    if spare is not None and not spare.exists() and fork_is_safe():
-        run_detached(_make_spare, folders)
-
-
-def _make_spare(folders: SiteFolders) -> None:
-    """Link a copy of the site up as the spare. A build may swap the site meanwhile: the
-    spare is checked file by file when used, so a mixed one costs only the stale links."""
-    making = folders.spare_in_making()
-    try:
-        shutil.copytree(folders.out_dir, making, symlinks=True, copy_function=os.link)
-    except OSError:
-        shutil.rmtree(making, ignore_errors=True)
-        return
-    _ready_spare(folders, making)
-
-
-def _ready_spare(folders: SiteFolders, folder: Path) -> None:
-    """List the folder's contents for the build that will use it (removing links and other
-    strangers on the way: the site it was may have been changed by hand), then make it the
-    spare. Runs in the background, under a name with its own pid."""
-    assert folders.spare is not None
-    readying = folders.spare_in_making()
-    try:
-        if folder != readying:
-            os.rename(folder, readying)
-        SpareContents.scan(str(readying)).save(folders.spare_listing, readying)
-        os.rename(readying, folders.spare)  # fails when another spare got there first
-    except OSError:
-        shutil.rmtree(readying, ignore_errors=True)
-
-
 def _clear_leftovers(folders: SiteFolders) -> None:
     """A killed build leaves its staging folder or the site it replaced; neither is the site."""
     for leftover in folders.leftovers():
@@ -434,75 +269,28 @@ def _clear_leftovers(folders: SiteFolders) -> None:
         shutil.rmtree(folders.staging)
 
 
-def fork_is_safe() -> bool:
-    """Forking copies only the calling thread: a lock another thread held at that moment stays
-    locked forever in the child. So a process with other threads (`confsite serve`) never forks."""
-    return hasattr(os, "fork") and threading.active_count() == 1
-
-
-def run_detached(work: Callable[..., Any], *args: Any) -> None:
-    """Run `work(*args)` in a detached process: deleting a replaced site or linking a spare
-    takes seconds at scale, and the build is done once the new site is in place. Where
-    forking is not safe, a thread does it instead. Whatever such work leaves half done is
-    cleared by the next build."""
-    if not fork_is_safe():
-        threading.Thread(target=work, args=args, daemon=True).start()
-        return
-    child = os.fork()
-    if child:
-        os.waitpid(child, 0)
-        return
-    try:  # the child forks again so the working process is not left for us to reap
-        if os.fork() == 0:
-            os.setsid()
-            devnull = os.open(os.devnull, os.O_RDWR)
-            for stream in (0, 1, 2):  # release the caller's pipes at once
-                os.dup2(devnull, stream)
-            os.closerange(3, 1024)
-            os.nice(10)  # the user's next build comes first
-            work(*args)
-    finally:
-        os._exit(0)
-
-
 @contextlib.contextmanager
-def build_lock(path: Path) -> Iterator[None]:
-    """One build at a time per output folder. The lock file lives in the project's cache, so
-    nothing but the site appears beside the output folder; without a writable cache, no lock."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        stream = open(path, "a")  # noqa: SIM115 - held for the whole build
-    except OSError:
-        yield
-        return
-    with stream:
-        try:
-            fcntl.flock(stream, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise ConfsiteError(
-                str(path), "another build is writing the same output folder; try again when it ends"
-            ) from None
-        yield
-
-
-@contextlib.contextmanager
-def staged_site(out_dir: Path, previous: Manifest, manifest: Path) -> Iterator[StagingWriter]:
+def staged_site(
+    out_dir: Path, previous: Manifest, manifest: Path | None
+) -> Iterator[StagingWriter]:
     """Stage a build: yields a writer; on normal exit the staged folder replaces `out_dir`,
     on any error it is removed and `out_dir` stays as it was. The trash and the spare go
-    beside the site's `manifest` in the project's cache."""
-    trash, spare = manifest.parent / "trash", manifest.with_suffix(".spare")
-    folders = SiteFolders(out_dir.absolute(), trash, spare)
+    beside the site's `manifest` in the project's cache; without one, there are none."""
+    folders = SiteFolders(out_dir.absolute())
+    if manifest is not None:
+        trash, spare = manifest.parent / "trash", manifest.with_suffix(".spare")
+        folders = SiteFolders(out_dir.absolute(), trash, spare)
     try:
         folders.out_dir.parent.mkdir(parents=True, exist_ok=True)
         _clear_leftovers(folders)
-        writer = StagingWriter(folders, previous, _take_spare(folders))
+        writer = StagingWriter(folders, previous, take_spare(folders))
         try:
             yield writer
             replaced = _swap_in(folders)
         except BaseException:
             shutil.rmtree(folders.staging, ignore_errors=True)
             raise
-        _put_away(folders, replaced, writer.keep_replaced)
+        put_away(folders, replaced, writer.keep_replaced)
     except OSError as err:
         raise _write_error(err, out_dir) from None
 

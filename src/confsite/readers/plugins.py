@@ -8,7 +8,6 @@ file; every such error is reported at once.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import importlib.metadata
 import importlib.util
@@ -19,6 +18,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 
+from ..cache.digests import files_digest, folder_files
 from ..diagnostics import ConfsiteError, SourceLoc, raise_all
 from .registry import PluginReader, Registry, crash_site
 
@@ -179,22 +179,13 @@ def display_path(path: Path, site_root: Path) -> str:
 
 
 def folder_digest(folder: Path) -> str:
-    hasher = hashlib.blake2b(digest_size=16)
-    for path in sorted(folder.rglob("*.py")):
-        if "__pycache__" not in path.parts:
-            relative = path.relative_to(folder).as_posix()
-            hasher.update(relative.encode() + b"\0" + path.read_bytes() + b"\0")
-    return hasher.hexdigest()
+    return files_digest(folder_files(folder, "*.py")).hex()
 
 
 def code_digest(plugins: list[PluginReader], folder: Path) -> str:
     """The source of every reader from outside the package: editing one reads sources anew."""
     if not plugins:
         return ""
-    hasher = hashlib.blake2b(digest_size=16)
-    if folder.is_dir():
-        hasher.update(folder_digest(folder).encode())
-    for plugin in plugins:
-        code = plugin.file.read_bytes() if plugin.file.is_file() else b""
-        hasher.update(plugin.display.encode() + b"\0" + code + b"\0")
-    return hasher.hexdigest()
+    files = folder_files(folder, "*.py", "site/") if folder.is_dir() else []
+    files += [(plugin.display, plugin.file) for plugin in plugins if plugin.file.is_file()]
+    return files_digest(files).hex()

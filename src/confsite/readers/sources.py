@@ -23,7 +23,7 @@ MAX_SOURCE_BYTES = 256 * 1024 * 1024
 
 
 @dataclass(frozen=True)
-class SourceRead:
+class SourceReading:
     config: SourceConfig
     reader: Reader
     detected: bool  # False when the format was set in the config
@@ -31,7 +31,7 @@ class SourceRead:
     record_count: int  # how many it read, kept when the records are dropped
     problems: tuple[Problem, ...] = ()  # what its records' plausibility gave (warnings)
 
-    def merged(self) -> SourceRead:
+    def merged(self) -> SourceReading:
         """The same read without its records, once they are merged into papers: nothing
         needs them after that, and at 100,000 papers they held 220 MiB through the build."""
         return replace(self, records=())
@@ -62,7 +62,7 @@ def load_source_text(path: Path, display_path: str) -> SourceText:
     return SourceText(display_path, text)
 
 
-def read_source(config: SiteConfig, source: SourceConfig, readers: Registry) -> SourceRead:
+def read_source(config: SiteConfig, source: SourceConfig, readers: Registry) -> SourceReading:
     """One source read by its reader (set in the config, or detected), with the warnings its
     records' plausibility gives; ConfsiteError says how it was read and what to do instead."""
     text = load_source_text(config.resolve(source.path), source.path)
@@ -84,7 +84,7 @@ def read_source(config: SiteConfig, source: SourceConfig, readers: Registry) -> 
         how = how_it_was_read(text, reader, detected, readers)
         raise ConfsiteError(err.loc, f"{err.message} ({how})") from None
     problems = read_problems + implausible_reading(text, records, reader)
-    return SourceRead(source, reader, detected, records, len(records), problems)
+    return SourceReading(source, reader, detected, records, len(records), problems)
 
 
 def how_it_was_read(text: SourceText, reader: Reader, detected: bool, readers: Registry) -> str:
@@ -97,8 +97,8 @@ def how_it_was_read(text: SourceText, reader: Reader, detected: bool, readers: R
 
 
 def read_every_source(
-    sources: Iterable[Source], read: Callable[[Source], SourceRead]
-) -> list[SourceRead]:
+    sources: Iterable[Source], read: Callable[[Source], SourceReading]
+) -> list[SourceReading]:
     """Every source read before any error is raised, so one run reports every bad file."""
     reads, errors = [], []
     for source in sources:

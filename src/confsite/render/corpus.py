@@ -26,7 +26,7 @@ from typing import Any
 from ..cache.stores import load_pickle, save_pickle
 from ..cache.terms import TermCache
 from ..model.site import Site
-from ..output.staging import fork_is_safe, libc_function
+from ..output.processes import fork_is_safe, libc_function
 from .related import Nearest, related_papers
 from .search_index import search_files
 
@@ -44,7 +44,7 @@ class CorpusInputs:
     between builds (with the code's fingerprint, which they must match)."""
 
     site: Site
-    cache_folder: Path
+    cache_folder: Path | None  # None: no caches
     fingerprint: bytes
 
 
@@ -56,7 +56,8 @@ def corpus_results(inputs: CorpusInputs, threads: int) -> Iterator[tuple[Any, Cp
     papers = inputs.site.papers
     cache = TermCache(inputs.cache_folder, inputs.fingerprint)
     terms = cache.paper_terms(papers)
-    nearest_path = inputs.cache_folder / NEAREST_CACHE_FILE
+    folder = inputs.cache_folder
+    nearest_path = folder / NEAREST_CACHE_FILE if folder is not None else None
     previous = load_pickle(nearest_path, inputs.fingerprint, Nearest)
     related, nearest = related_papers([paper.id for paper in papers], terms, threads, previous)
     yield related, {"related": time.process_time() - started}

@@ -12,7 +12,6 @@ URL (which pieces hold) is the same; else every piece is made.
 
 from __future__ import annotations
 
-import hashlib
 import mmap
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..cache.stores import canonical_bytes, load_pickle, save_pickle
-from ..model.records import Paper
+from ..cache.digests import digest as paper_digest
+from ..cache.stores import load_pickle, save_pickle
 from ..model.site import Site
 from .download_formats import DOWNLOADS, Download
 
@@ -41,13 +40,8 @@ class DownloadPieces:
     files: dict[str, tuple[str, Spans]]
 
 
-def paper_digest(paper: Paper) -> bytes:
-    """A digest of everything a paper record holds."""
-    return hashlib.blake2b(canonical_bytes(paper), digest_size=16).digest()
-
-
 def stage_downloads(
-    site: Site, writer: StagingWriter, cache: Path, fingerprint: bytes
+    site: Site, writer: StagingWriter, cache: Path | None, fingerprint: bytes
 ) -> dict[str, FileEntry]:
     """Stage every download, one at a time (at 100,000 papers each is 150 MB or more), and
     record in `cache` (one per output folder, beside its manifest) where their pieces lie,

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from ..model.records import Paper
 from ..model.site import Site, collection_label
 from ..text.plain import plain_text
+from .labels import badges
 from .terms import (
     CorpusTerms,
     Vocabulary,
@@ -169,10 +170,8 @@ def encode_postings(
 
 
 def badge_list(paper: Paper) -> list[str]:
-    labels = [paper.presentation, *paper.awards]
-    if paper.decision and paper.decision != paper.presentation:
-        labels.insert(1, paper.decision)
-    return [label for label in labels if label]
+    """The badges a result shows: a paper's but its attendance."""
+    return [b["label"] for b in badges(paper) if b["kind"] != "attendance" and b["label"]]
 
 
 RECORD = "\x1e"  # between documents

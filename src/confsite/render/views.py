@@ -6,27 +6,21 @@ presentation code.
 
 from __future__ import annotations
 
-import hashlib
-import json
-import pickle
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from typing import Any
 
-from markupsafe import Markup
-
-from ..cache.stores import canonical_bytes
+from ..cache.page_keys import Digested, context_digest
 from ..model.authors import Author, index_letter
 from ..model.content import ContentPage
 from ..model.records import Paper, Session
 from ..model.site import Collection, SessionGroup, Site, author_url, collection_label, paper_url
-from ..text.plain import plain_text, shorten
 from ..text.rich import render_abstract, render_rich_line
-from .citation import bibtex_entry
+from .labels import badges, title_text
+from .metadata import paper_details
 
-UNTITLED = "Untitled paper"
 CARD_CACHE_LIMIT = 20_000
 # A listing names at most this many authors of a paper; its own page names them all. Without a
 # cap, each of a paper's N authors has a page listing all N: a 5,000-author paper made 2 GB.
@@ -54,14 +48,9 @@ def root_for(path: str) -> str:
     return "../" * path.count("/")
 
 
-def json_for_script(data: Any) -> Markup:
-    """JSON safe inside a <script> element: no `</script>`, no HTML comment openers."""
-    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return Markup(text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
-class Card(dict):
+class Card(dict, Digested):
     """What a listing shows of one paper. Cards appear on many pages, so a page's fingerprint
     (see `page_key`) takes a card by a digest of what it is made from, and the costly fields
     (rich-text title and abstract) are only made when a template reads them.
@@ -82,8 +71,10 @@ class Card(dict):
         self._paper, self._brief, self._fields = paper, brief, fields
         # What it shows: its fields, and the texts its costly fields are made from. The
         # fields' own digest is shared with the paper's other card (see `Views.card`).
-        self._fields_key = fields_key or _digest(fields)
-        self._key = _digest((self._fields_key, paper.title, None if brief else paper.abstract))
+        self._fields_key = fields_key or context_digest(fields)
+        self.key_digest = context_digest(
+            (self._fields_key, paper.title, None if brief else paper.abstract)
+        )
 
     def variant(self, brief: bool) -> Card:
         """The paper's card with or without its abstract, from the same fields."""
@@ -97,23 +88,10 @@ class Card(dict):
         return value
 
 
-class _KeyPickler(pickle.Pickler):
-    def reducer_override(self, obj: Any) -> Any:
-        if isinstance(obj, Card):
-            return bytes, (obj._key,)
-        return NotImplemented
 
 
-def _digest(data: Any, salt: bytes = b"") -> bytes:
-    data = canonical_bytes(data, _KeyPickler)
-    return hashlib.blake2b(data, key=salt[:64], digest_size=16).digest()
 
 
-def page_key(salt: bytes, page: Page) -> str:
-    """A digest of everything a page is rendered from (with `salt` standing for the code and
-    templates): while it is unchanged, so is the page."""
-    made_from = None if page.deferred is None else (page.deferred.args, page.deferred.keywords)
-    return _digest((page.template, page.context, made_from), salt).hex()
 
 
 class Views:
@@ -160,17 +138,6 @@ class Views:
     def author_links(self, names: tuple[str, ...]) -> list[dict[str, str]]:
         return [{"name": name, "url": author_url(self.site.author_by_name[name])} for name in names]
 
-    def badges(self, paper: Paper) -> list[dict[str, str]]:
-        badges = []
-        if paper.presentation:
-            badges.append({"label": paper.presentation, "kind": "presentation"})
-        if paper.decision and paper.decision != paper.presentation:
-            badges.append({"label": paper.decision, "kind": "decision"})
-        badges += [{"label": award, "kind": "award"} for award in paper.awards]
-        if paper.attendance:
-            badges.append({"label": paper.attendance.capitalize(), "kind": "attendance"})
-        return badges
-
     def card(self, paper: Paper, brief: bool = False) -> Card:
         """What a paper listing shows of a paper (`brief`: without its abstract); built once
         per paper."""
@@ -188,11 +155,11 @@ class Views:
         return {
             "id": paper.id,
             "url": paper_url(paper),
-            "title_text": plain_text(paper.title) if paper.title else UNTITLED,
+            "title_text": title_text(paper),
             "authors": authors,
             "listed_authors": authors[:LISTED_AUTHORS],
             "more_authors": max(0, len(paper.authors) - LISTED_AUTHORS),
-            "badges": self.badges(paper),
+            "badges": badges(paper),
             "has_award": bool(paper.awards),
             "collection": collection_label(paper.conference, paper.year),
         }
@@ -399,80 +366,3 @@ class Views:
         context["canonical"] = None
         return Page("404.html", "404.html", context)
 
-
-def paper_details(paper: Paper, site_title: str, absolute_url: str) -> dict[str, Any]:
-    """What a paper's page shows of it beyond its card: description, citation, metadata and
-    sources, made from these arguments alone (see `Page.deferred`)."""
-    description = shorten(plain_text(paper.abstract), 300) if paper.abstract else ""
-    return {
-        "description": description,
-        "sources": [
-            str(loc) + (f"–{loc.end_line}" if loc.end_line and loc.end_line != loc.line else "")
-            for loc in paper.sources
-        ],
-        "affiliations": [
-            {"name": name, "affiliation": affiliation}
-            for name, affiliation in zip(paper.authors, paper.affiliations, strict=False)
-            if affiliation
-        ],
-        "links": [{"kind": link.kind, "url": link.url} for link in paper.links],
-        "keywords": list(paper.keywords),
-        "bibtex": bibtex_entry(paper, absolute_url, with_abstract=False),
-        "meta": paper_meta(paper, site_title, absolute_url, description),
-        "json_ld": json_for_script(json_ld(paper, absolute_url, description)),
-    }
-
-
-def paper_meta(
-    paper: Paper, site_title: str, absolute_url: str, description: str
-) -> list[tuple[str, str, str]]:
-    """(attribute, name, content) triples for Highwire citation_* and OpenGraph tags."""
-    title_text = plain_text(paper.title) if paper.title else UNTITLED
-    meta: list[tuple[str, str, str]] = []
-    if paper.title:
-        meta.append(("name", "citation_title", title_text))
-    meta += [("name", "citation_author", name) for name in paper.authors]
-    if paper.year:
-        meta.append(("name", "citation_publication_date", str(paper.year)))
-    if paper.conference:
-        meta.append(
-            ("name", "citation_conference_title", collection_label(paper.conference, paper.year))
-        )
-    if paper.abstract:
-        meta.append(("name", "citation_abstract", plain_text(paper.abstract)))
-    meta += [
-        ("property", "og:type", "article"),
-        ("property", "og:title", title_text),
-        ("property", "og:site_name", site_title),
-    ]
-    if description:
-        meta.append(("property", "og:description", description))
-    if absolute_url:
-        meta.append(("name", "citation_abstract_html_url", absolute_url))
-        meta.append(("property", "og:url", absolute_url))
-    return meta
-
-
-def json_ld(paper: Paper, absolute_url: str, description: str) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "@context": "https://schema.org",
-        "@type": "ScholarlyArticle",
-        "name": plain_text(paper.title) if paper.title else UNTITLED,
-        "author": [{"@type": "Person", "name": name} for name in paper.authors],
-    }
-    if paper.title:
-        data["headline"] = shorten(plain_text(paper.title), 110)
-    if paper.abstract:
-        data["abstract"] = plain_text(paper.abstract)
-    if paper.year:
-        data["datePublished"] = str(paper.year)
-    if paper.conference:
-        data["isPartOf"] = {
-            "@type": "Event",
-            "name": collection_label(paper.conference, paper.year),
-        }
-    if paper.awards:
-        data["award"] = list(paper.awards)
-    if absolute_url:
-        data["url"] = absolute_url
-    return data

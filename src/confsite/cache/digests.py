@@ -1,0 +1,62 @@
+"""The one way confsite digests what its caches are keyed by: BLAKE2b over one serialization.
+
+Data is serialized with pickle without its memo (`canonical_bytes`), so equal data gives equal
+bytes however it was made; files' bytes and code are digested as they are.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import pickle
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+DIGEST_SIZE = 16
+
+
+def canonical_bytes(data: Any, pickler: type[pickle.Pickler] = pickle.Pickler) -> bytes:
+    """`data` pickled without the memo: pickle writes a part that is one shared object once
+    and refers back to it, so equal data read in different ways (a source parsed afresh, or
+    loaded from a cache) gave different bytes. `data` must hold no cycle. A `pickler` subclass
+    may stand objects in for others (see `cache/page_keys.py`)."""
+    buffer = io.BytesIO()
+    writer = pickler(buffer, protocol=5)
+    writer.fast = True  # no memo
+    writer.dump(data)
+    return buffer.getvalue()
+
+
+def digest(data: Any, salt: bytes = b"", pickler: type[pickle.Pickler] = pickle.Pickler) -> bytes:
+    """The digest of `data`'s canonical bytes; `salt` (up to 64 bytes) keys it."""
+    serialized = canonical_bytes(data, pickler)
+    return hashlib.blake2b(serialized, key=salt[:64], digest_size=DIGEST_SIZE).digest()
+
+
+def hex_digest(*parts: Any) -> str:
+    return digest(parts).hex()
+
+
+def bytes_digest(data: bytes) -> str:
+    """The digest of bytes as they are: a file's content."""
+    return hashlib.blake2b(data, digest_size=DIGEST_SIZE).hexdigest()
+
+
+def files_digest(files: Iterable[tuple[str, Path]]) -> bytes:
+    """The digest of named files' bytes: code, templates and assets, each under a name that
+    does not depend on where they lie."""
+    hasher = hashlib.blake2b(digest_size=32)
+    for name, path in files:
+        hasher.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return hasher.digest()
+
+
+def folder_files(folder: Path, pattern: str = "*", prefix: str = "") -> list[tuple[str, Path]]:
+    """A folder's files matching `pattern`, sorted, named by `prefix` and their relative path
+    (compiled bytecode left out)."""
+    return [
+        (prefix + path.relative_to(folder).as_posix(), path)
+        for path in sorted(folder.rglob(pattern))
+        if path.is_file() and "__pycache__" not in path.parts
+    ]

@@ -1,0 +1,70 @@
+"""From what the readers read to papers: each source's records normalized, duplicates merged,
+overrides applied, and what no source states reported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..config import SiteConfig
+from ..diagnostics import ConfsiteError, Diagnostics
+from ..readers.base import fields_stated
+from ..readers.sources import SourceReading
+from .merge import merge_entries
+from .normalize import make_entry
+from .overrides import apply_overrides, load_overrides
+from .records import Entry, Paper
+
+DEFAULT_OVERRIDES = "overrides.yaml"
+
+
+def overrides_path(config: SiteConfig) -> tuple[Path, str] | None:
+    if config.overrides is not None:
+        path = config.resolve(config.overrides)
+        if not path.exists():
+            raise ConfsiteError(config.overrides, "overrides file not found")
+        return path, config.overrides
+    default = config.resolve(DEFAULT_OVERRIDES)
+    return (default, DEFAULT_OVERRIDES) if default.exists() else None
+
+
+def report_gaps(papers: list[Paper], reads: list[SourceReading], diagnostics: Diagnostics) -> None:
+    """Fields no source (nor override) supplied; reported, never filled in. Authors and abstracts
+    count as missing only where a source could have stated them: its format carries them and
+    it states them for some of its papers (a list of titles alone lacks nothing)."""
+    carried = {read.config.path: fields_stated(read.reader, read.records) for read in reads}
+    for paper in papers:
+        could_state = set().union(*(carried.get(loc.path, set()) for loc in paper.sources))
+        who = f"by {paper.authors[0]}" if paper.authors else "with no authors"
+        if paper.title is None:
+            diagnostics.warn(
+                "untitled",
+                paper.loc,
+                f"paper {who} has no title; shown as untitled "
+                f"(set one in overrides.yaml under id {paper.id!r})",
+            )
+        if not paper.authors and "authors" in could_state:
+            diagnostics.warn("no-authors", paper.loc, f"paper {paper.id!r} has no authors")
+        if paper.abstract is None and "abstract" in could_state:
+            diagnostics.warn("no-abstract", paper.loc, f"paper {paper.id!r} has no abstract")
+
+
+def normalize_source(read: SourceReading, index: int) -> tuple[Entry, ...]:
+    """The records of the `index`-th source as entries (the index orders sources in merging)."""
+    return tuple(make_entry(record, read.config, index) for record in read.records)
+
+
+def merge_sources(
+    config: SiteConfig,
+    reads: list[SourceReading],
+    entries: list[tuple[Entry, ...]],
+    diagnostics: Diagnostics,
+) -> list[Paper]:
+    """Merge duplicates among the normalized records, apply overrides, report what is missing."""
+    papers = merge_entries([entry for group in entries for entry in group], diagnostics)
+    overrides = overrides_path(config)
+    if overrides is not None:
+        document = load_overrides(*overrides)
+        if document is not None:
+            papers = apply_overrides(document, papers)
+    report_gaps(papers, reads, diagnostics)
+    return papers

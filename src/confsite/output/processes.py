@@ -1,0 +1,140 @@
+"""Process helpers: the C library's calls, forking safely, detached work, worker pools, and
+the lock that keeps two builds off one output folder."""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import fcntl
+import functools
+import gc
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from ..diagnostics import ConfsiteError
+
+
+@functools.cache
+def libc_function(name: str) -> Callable[..., int] | None:
+    """A function of the C library (`renameat2`, `prctl`), or None where there is none."""
+    libc_name = ctypes.util.find_library("c")
+    return getattr(ctypes.CDLL(libc_name, use_errno=True), name, None) if libc_name else None
+
+
+def fork_is_safe() -> bool:
+    """Forking copies only the calling thread: a lock another thread held at that moment stays
+    locked forever in the child. So a process with other threads (`confsite serve`) never forks."""
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def run_detached(work: Callable[..., Any], *args: Any) -> None:
+    """Run `work(*args)` in a detached process: deleting a replaced site or linking a spare
+    takes seconds at scale, and the build is done once the new site is in place. Where
+    forking is not safe, a thread does it instead. Whatever such work leaves half done is
+    cleared by the next build."""
+    if not fork_is_safe():
+        threading.Thread(target=work, args=args, daemon=True).start()
+        return
+    child = os.fork()
+    if child:
+        os.waitpid(child, 0)
+        return
+    try:  # the child forks again so the working process is not left for us to reap
+        if os.fork() == 0:
+            os.setsid()
+            devnull = os.open(os.devnull, os.O_RDWR)
+            for stream in (0, 1, 2):  # release the caller's pipes at once
+                os.dup2(devnull, stream)
+            os.closerange(3, 1024)
+            os.nice(10)  # the user's next build comes first
+            work(*args)
+    finally:
+        os._exit(0)
+
+
+@contextlib.contextmanager
+def build_lock(path: Path | None) -> Iterator[None]:
+    """One build at a time per output folder. The lock file lives in the project's cache, so
+    nothing but the site appears beside the output folder; without a writable cache, no lock."""
+    if path is None:
+        yield
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        stream = open(path, "a")  # noqa: SIM115 - held for the whole build
+    except OSError:
+        yield
+        return
+    with stream:
+        try:
+            fcntl.flock(stream, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ConfsiteError(
+                str(path), "another build is writing the same output folder; try again when it ends"
+            ) from None
+        yield
+
+
+_adopted: Any = None  # in a pool's worker process: the object whose methods it runs
+
+
+def _adopt(worker: Any) -> None:
+    global _adopted
+    _adopted = worker
+
+
+def _call(task: tuple[str, tuple]) -> Any:
+    method, args = task
+    return getattr(_adopted, method)(*args)
+
+
+class _Done:
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def get(self) -> Any:
+        return self.value
+
+
+class WorkerPool:
+    """Processes forked from this one that run methods of one `worker` object, which they
+    inherit instead of receiving it pickled (it holds the whole site model); or, for one job
+    or where forking is not safe, this process alone."""
+
+    def __init__(self, worker: Any, pool: Any = None) -> None:
+        self.worker, self._pool = worker, pool
+
+    @property
+    def in_process(self) -> bool:
+        return self._pool is None
+
+    def map_unordered(self, method: str, items: Iterable[Any]) -> Iterator[Any]:
+        """`worker.method(item)` for each item, in the order they finish."""
+        if self._pool is None:
+            return map(getattr(self.worker, method), items)
+        return self._pool.imap_unordered(_call, ((method, (item,)) for item in items))
+
+    def submit(self, method: str, *args: Any) -> Any:
+        """`worker.method(*args)` started; its `.get()` waits for the result."""
+        if self._pool is None:
+            return _Done(getattr(self.worker, method)(*args))
+        return self._pool.apply_async(_call, ((method, args),))
+
+
+@contextlib.contextmanager
+def worker_pool(worker: Any, jobs: int) -> Iterator[WorkerPool]:
+    if jobs <= 1 or not fork_is_safe():
+        yield WorkerPool(worker)
+        return
+    gc.freeze()  # keeps the collector from touching, and so copying, the parent's objects
+    try:
+        context = multiprocessing.get_context("fork")
+        with context.Pool(jobs, initializer=_adopt, initargs=(worker,)) as pool:
+            yield WorkerPool(worker, pool)
+    finally:
+        gc.unfreeze()

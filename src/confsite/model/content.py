@@ -18,10 +18,8 @@ from slugify import slugify
 from ..diagnostics import ConfsiteError, SourceLoc
 from ..readers.sources import decode_source
 from .normalize import clean_text
+from .urls import RESERVED_SLUGS, content_url
 
-RESERVED_SLUGS = frozenset(
-    {"papers", "authors", "sessions", "collections", "assets", "search", "404", "index"}
-)
 HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
 ALLOWED_TAGS = {
     "a",
@@ -66,7 +64,7 @@ class ContentPage:
 
     @property
     def url(self) -> str:
-        return f"{self.slug}/"
+        return content_url(self.slug)
 
 
 def _render_markdown(text: str) -> Markup:

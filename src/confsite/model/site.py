@@ -1,4 +1,4 @@
-"""The site model: collections, sessions, authors and every page's URL.
+"""The site model: collections, sessions, authors and their URLs (see urls.py).
 
 Built once from the merged papers; the renderer only reads it. URLs here are directory paths
 relative to the site root (`papers/<id>/`); the renderer turns them into relative links.
@@ -16,6 +16,7 @@ from .authors import Author, build_authors
 from .content import ContentPage
 from .records import Paper, Session
 from .slugs import unique_slugs
+from .urls import collection_url, session_url
 
 OTHER_COLLECTION = "Other papers"
 
@@ -32,7 +33,7 @@ class SessionGroup:
 
     @property
     def url(self) -> str:
-        return f"sessions/{self.slug}/"
+        return session_url(self.slug)
 
     @property
     def rooms(self) -> tuple[str, ...]:
@@ -50,7 +51,7 @@ class Collection:
 
     @property
     def url(self) -> str:
-        return f"collections/{self.slug}/"
+        return collection_url(self.slug)
 
 
 def collection_label(conference: str | None, year: int | None) -> str:
@@ -134,15 +135,6 @@ class Site:
 
     def absolute(self, url: str) -> str | None:
         return f"{self.base_url}{url}" if self.base_url else None
-
-
-def paper_url(paper: Paper) -> str:
-    """Path of a paper's page relative to the site root; the id is stable, so is the URL."""
-    return f"papers/{paper.id}/"
-
-
-def author_url(author: Author) -> str:
-    return f"authors/{author.slug}/"
 
 
 def site_order(papers: Iterable[Paper]) -> tuple[Paper, ...]:

@@ -11,6 +11,7 @@ from ..cache.digests import files_digest, folder_files
 from ..config import SiteConfig
 from ..diagnostics import ConfsiteError
 from ..model.site import Site
+from ..model.urls import ASSETS, INDEX, NOT_FOUND
 
 
 def lunr_js() -> bytes:
@@ -42,9 +43,9 @@ def sitemap(site: Site, paths: list[str]) -> bytes:
     """Every page but the 404 page; downloads and assets are not pages."""
     urls = []
     for path in paths:
-        if path == "404.html" or not path.endswith(".html"):
+        if path == NOT_FOUND or not path.endswith(".html"):
             continue
-        page_url = path[: -len("index.html")] if path.endswith("index.html") else path
+        page_url = path.removesuffix(INDEX) if path.endswith(INDEX) else path
         urls.append(f"  <url><loc>{xml_escape(site.base_url + page_url)}</loc></url>")
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -57,8 +58,8 @@ def sitemap(site: Site, paths: list[str]) -> bytes:
 def other_files(
     site: Site, theme_dir: Path | None, page_paths: list[str]
 ) -> list[tuple[str, bytes]]:
-    files = [(f"assets/{name}", data) for name, data in static_files(theme_dir).items()]
-    files.append(("assets/lunr.js", lunr_js()))
+    files = [(f"{ASSETS}{name}", data) for name, data in static_files(theme_dir).items()]
+    files.append((f"{ASSETS}lunr.js", lunr_js()))
     if site.base_url:
         files.append(("sitemap.xml", sitemap(site, page_paths)))
         robots = f"User-agent: *\nAllow: /\nSitemap: {site.base_url}sitemap.xml\n"

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model.records import Paper
-from ..model.site import Site, paper_url
+from ..model.site import Site
+from ..model.urls import paper_url
 from .citation import bibtex_entry
 
 
@@ -31,7 +32,7 @@ def paper_document(site: Site, paper: Paper) -> dict[str, Any]:
         "room": paper.room,
         "conference": paper.conference,
         "year": paper.year,
-        "url": paper_url(paper),
+        "url": paper_url(paper.id),
         "sources": [
             {"path": loc.path, "first_line": loc.line, "last_line": loc.end_line or loc.line}
             for loc in paper.sources
@@ -58,7 +59,7 @@ def json_line(site: Site, paper: Paper) -> str:
 
 
 def bibtex_piece(site: Site, paper: Paper) -> str:
-    return bibtex_entry(paper, site.absolute(paper_url(paper)))
+    return bibtex_entry(paper, site.absolute(paper_url(paper.id)))
 
 
 CSV_COLUMNS = (
@@ -98,7 +99,7 @@ def csv_row(site: Site, p: Paper) -> str:
             "; ".join(p.awards),
             p.attendance or "",
             p.room or "",
-            paper_url(p),
+            paper_url(p.id),
             p.abstract or "",
         ]
     )

@@ -20,6 +20,7 @@ from jinja2.runtime import Context, Macro
 from markupsafe import Markup
 
 from ..bundled import BUNDLED
+from ..model.urls import page_path
 from .labels import UNTITLED
 
 MEMOIZED_MACRO_LIMIT = 30_000  # rendered cards kept per process; bounds memory at scale
@@ -35,9 +36,7 @@ PARTIAL_MACROS = (
 def link(context: Context, url: str) -> str:
     """A relative link from the current page to a site path (`papers/x/` → `../../papers/x/
     index.html`). Directory links name index.html so the site also works opened from disk."""
-    if url.endswith("/") or url == "":
-        url += "index.html"
-    return context["root"] + url
+    return context["root"] + page_path(url)
 
 
 class PartialModules:

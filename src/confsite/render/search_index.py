@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..model.records import Paper
 from ..model.site import Site, collection_label
+from ..model.urls import SEARCH
 from ..text.plain import plain_text
 from .labels import badges
 from .terms import (
@@ -236,6 +237,6 @@ def search_files(site: Site, terms: CorpusTerms) -> dict[str, bytes]:
     # its own so the header box's instant results never wait for them.
     snippets = RECORD.join(terms.snippets)
     return {
-        "search/index.js": script_payload("confsiteSearchData", data),
-        "search/snippets.js": script_payload("confsiteSearchSnippets", snippets),
+        f"{SEARCH}index.js": script_payload("confsiteSearchData", data),
+        f"{SEARCH}snippets.js": script_payload("confsiteSearchSnippets", snippets),
     }

@@ -13,10 +13,11 @@ from functools import cached_property, partial
 from typing import Any
 
 from ..cache.page_keys import Digested, context_digest
+from ..model import urls
 from ..model.authors import Author, index_letter
 from ..model.content import ContentPage
 from ..model.records import Paper, Session
-from ..model.site import Collection, SessionGroup, Site, author_url, collection_label, paper_url
+from ..model.site import Collection, SessionGroup, Site, collection_label
 from ..text.rich import render_abstract, render_rich_line
 from .labels import badges, title_text
 from .metadata import paper_details
@@ -46,8 +47,6 @@ class Page:
 
 def root_for(path: str) -> str:
     return "../" * path.count("/")
-
-
 
 
 class Card(dict, Digested):
@@ -88,12 +87,6 @@ class Card(dict, Digested):
         return value
 
 
-
-
-
-
-
-
 class Views:
     def __init__(self, site: Site) -> None:
         self.site = site
@@ -116,9 +109,9 @@ class Views:
     @cached_property
     def nav(self) -> list[dict[str, str]]:
         items = [
-            {"label": "Home", "url": ""},
-            {"label": "Papers", "url": "papers/"},
-            {"label": "Authors", "url": "authors/"},
+            {"label": "Home", "url": urls.HOME},
+            {"label": "Papers", "url": urls.ALL_PAPERS},
+            {"label": "Authors", "url": urls.AUTHORS},
         ]
         items += [{"label": page.title, "url": page.url} for page in self.site.content_pages]
         return items
@@ -136,7 +129,8 @@ class Views:
         }
 
     def author_links(self, names: tuple[str, ...]) -> list[dict[str, str]]:
-        return [{"name": name, "url": author_url(self.site.author_by_name[name])} for name in names]
+        by_name = self.site.author_by_name
+        return [{"name": name, "url": urls.author_url(by_name[name].slug)} for name in names]
 
     def card(self, paper: Paper, brief: bool = False) -> Card:
         """What a paper listing shows of a paper (`brief`: without its abstract); built once
@@ -154,7 +148,7 @@ class Views:
         authors = self.author_links(paper.authors)
         return {
             "id": paper.id,
-            "url": paper_url(paper),
+            "url": urls.paper_url(paper.id),
             "title_text": title_text(paper),
             "authors": authors,
             "listed_authors": authors[:LISTED_AUTHORS],
@@ -210,17 +204,17 @@ class Views:
         ]
         awarded = [self.card(p, brief=True) for p in site.papers if p.awards]
         awarded.sort(key=lambda card: (card["collection"], card["title_text"].casefold()))
-        context = self.base("index.html", site.title, "")
+        context = self.base(urls.page_path(urls.HOME), site.title, urls.HOME)
         context.update(
             collections=collections,
             awarded=awarded,
             paper_count=len(site.papers),
             author_count=len(site.authors),
         )
-        return Page("index.html", "index.html", context)
+        return Page(urls.page_path(urls.HOME), "index.html", context)
 
     def all_papers(self) -> Page:
-        path = "papers/index.html"
+        path = urls.page_path(urls.ALL_PAPERS)
         groups = [
             {
                 "label": c.label,
@@ -233,12 +227,12 @@ class Views:
             }
             for c in self.site.collections
         ]
-        context = self.base(path, "All papers", "papers/")
+        context = self.base(path, "All papers", urls.ALL_PAPERS)
         context.update(groups=groups, paper_count=len(self.site.papers))
         return Page(path, "papers.html", context)
 
     def collection(self, collection: Collection) -> Page:
-        path = f"{collection.url}index.html"
+        path = urls.page_path(collection.url)
         sessions = [
             {"label": g.label, "url": g.url, "count": len(g.papers), "rooms": g.rooms}
             for g in collection.sessions
@@ -259,7 +253,7 @@ class Views:
         return Page(path, "collection.html", context)
 
     def session(self, group: SessionGroup) -> Page:
-        path = f"{group.url}index.html"
+        path = urls.page_path(group.url)
         collection = self.site.collection_of[(group.session.conference, group.session.year)]
         title = f"{group.label} · {collection.label}"
         context = self.base(
@@ -299,8 +293,8 @@ class Views:
 
     def paper(self, paper: Paper) -> Page:
         site = self.site
-        url = paper_url(paper)
-        path = f"{url}index.html"
+        url = urls.paper_url(paper.id)
+        path = urls.page_path(url)
         card = self.card(paper)
         context = self.base(path, card["title_text"], url)
         context.update(
@@ -321,14 +315,18 @@ class Views:
         return Page(path, "paper.html", context, details)
 
     def authors_index(self) -> Page:
-        path = "authors/index.html"
+        path = urls.page_path(urls.AUTHORS)
         letters: dict[str, list[dict[str, Any]]] = {}
         for author in self.site.authors:
             letters.setdefault(index_letter(author.name), []).append(
-                {"name": author.name, "url": author_url(author), "count": len(author.paper_ids)}
+                {
+                    "name": author.name,
+                    "url": urls.author_url(author.slug),
+                    "count": len(author.paper_ids),
+                }
             )
         ordered = sorted(letters.items(), key=lambda item: (item[0] == "#", item[0]))
-        context = self.base(path, "Authors", "authors/", f"{len(self.site.authors)} authors")
+        context = self.base(path, "Authors", urls.AUTHORS, f"{len(self.site.authors)} authors")
         context.update(
             letters=[{"letter": k, "authors": v} for k, v in ordered],
             author_count=len(self.site.authors),
@@ -336,8 +334,8 @@ class Views:
         return Page(path, "authors.html", context)
 
     def author(self, author: Author) -> Page:
-        url = author_url(author)
-        path = f"{url}index.html"
+        url = urls.author_url(author.slug)
+        path = urls.page_path(url)
         papers = [self.card(self.site.paper_by_id[i], brief=True) for i in author.paper_ids]
         papers.sort(key=lambda card: (card["collection"], card["title_text"].casefold()))
         context = self.base(path, author.name, url, f"Papers by {author.name}")
@@ -349,20 +347,19 @@ class Views:
         return Page(path, "author.html", context)
 
     def content(self, page: ContentPage) -> Page:
-        path = f"{page.url}index.html"
+        path = urls.page_path(page.url)
         context = self.base(path, page.title, page.url)
         context.update(body=page.body)
         return Page(path, "content.html", context)
 
     def search(self) -> Page:
-        path = "search/index.html"
-        return Page(path, "search.html", self.base(path, "Search", "search/"))
+        path = urls.page_path(urls.SEARCH)
+        return Page(path, "search.html", self.base(path, "Search", urls.SEARCH))
 
     def not_found(self) -> Page:
-        context = self.base("404.html", "Page not found", "404.html")
+        context = self.base(urls.NOT_FOUND, "Page not found", urls.NOT_FOUND)
         # Served at any depth, so relative links only work from the root; with a known
         # base URL the page links absolutely instead.
         context["base_href"] = self.site.base_url
         context["canonical"] = None
-        return Page("404.html", "404.html", context)
-
+        return Page(urls.NOT_FOUND, "404.html", context)

@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 from conftest import REPO, SEEDS
 
+from confsite.cache.inputs import CachedReading
 from confsite.cache.manifest import CACHE_FOLDER
 from confsite.config import load_config
 from confsite.diagnostics import Diagnostics
-from confsite.pipeline import BuildOptions, CachedReading, build
+from confsite.pipeline import BuildOptions, build
 from confsite.readers.base import RawRecord
 from confsite.readers.plausibility import KIND, implausible_reading
 from confsite.readers.registry import Registry

@@ -8,6 +8,7 @@ page after a good rebuild, or shows a failed rebuild's error over the last good 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import signal
@@ -16,7 +17,7 @@ import threading
 import time
 import traceback
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -29,7 +30,8 @@ import watchfiles
 from ..bundled import BUNDLED
 from ..config import SiteConfig, load_config
 from ..diagnostics import ConfsiteError, Diagnostics
-from ..pipeline import DEFAULT_OVERRIDES, BuildOptions, build
+from ..model.papers import DEFAULT_OVERRIDES
+from ..pipeline import BuildOptions, build
 from ..readers.plugins import SITE_READERS_FOLDER
 from .summary import display_path, print_rebuild_line, print_summary
 from .terminal import (
@@ -210,7 +212,16 @@ class DevServer(ThreadingHTTPServer):
         self.out_dir = out_dir
         self.live = live
         self.log_requests = log_requests
+        self._thread: threading.Thread | None = None
         super().__init__((HOST, port), DevRequestHandler)
+
+    def start_serving(self) -> None:
+        self._thread = threading.Thread(target=self.serve_forever, name="dev-server", daemon=True)
+        self._thread.start()
+
+    def shutdown_if_serving(self) -> None:
+        if self._thread is not None and self._thread.is_alive():
+            self.shutdown()
 
 
 def watched_paths(config_path: Path, config: SiteConfig | None) -> tuple[frozenset, frozenset]:
@@ -375,66 +386,93 @@ def out_dir_for(args: Any) -> Path:
     return config.resolve(config.output)
 
 
-def run_serve(args: Any) -> int:
-    live = LiveState()
-    out_dir = out_dir_for(args)
-    try:
-        server = DevServer(args.port, out_dir, live, log_requests=args.verbose)
-    except OSError as err:
-        print_error(f"cannot listen on {HOST}:{args.port}: {err.strerror}", sys.stderr)
-        return 1
-    stop = threading.Event()
+@contextlib.contextmanager
+def stopped_by_signals(stop: threading.Event) -> Iterator[None]:
+    """Ctrl-C or SIGTERM sets `stop`, which ends serving once the running build is done; a
+    second Ctrl-C does not wait for it."""
     interrupts = 0
 
     def on_signal(signum: int, frame: Any) -> None:
         nonlocal interrupts
         interrupts += 1
         stop.set()
-        if interrupts > 1:  # a second Ctrl-C does not wait for the build to finish
+        if interrupts > 1:
             raise KeyboardInterrupt
 
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
-    changes: queue.Queue[set[Path]] = queue.Queue()
-    watcher = SourceWatcher(changes)
-    loop = DevLoop(args, live, server)
-    server_thread = threading.Thread(target=server.serve_forever, name="dev-server", daemon=True)
-    root = args.config.absolute().parent
     try:
-        # Watching starts before the first build, so an edit made while it runs is not lost.
-        watcher.watch(*watched_paths(args.config, loop.read_config()))
-        config = loop.build_once(first=True)
-        if not stop.is_set():  # not interrupted during the first build
-            server_thread.start()
-            url = f"http://{HOST}:{server.server_port}/"
-            paint = Painter.for_stream(sys.stdout)
-            print(
-                f"serving {display_path(out_dir)} at {paint(url, 'bold')} "
-                "(watching for changes; Ctrl-C stops)",
-                flush=True,
-            )
-        while not stop.is_set():
-            if config is not None:  # while site.yaml is broken, keep watching what it named
-                watcher.watch(*watched_paths(args.config, config))
-            try:
-                changed = changes.get(timeout=0.25)
-            except queue.Empty:
-                continue
-            time.sleep(0.05)  # let the other watcher's batch of the same save arrive
-            while not changes.empty():
-                changed |= changes.get_nowait()
-            if stop.is_set():
-                break
-            print(f"changed: {describe_changes(changed, root)}", file=sys.stderr, flush=True)
-            config = loop.build_once(first=False)
+        yield
     except KeyboardInterrupt:
         pass
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def next_changes(changes: queue.Queue[set[Path]], stop: threading.Event) -> set[Path] | None:
+    """The paths the next save changed, or None once serving is to stop."""
+    while not stop.is_set():
+        try:
+            changed = changes.get(timeout=0.25)
+        except queue.Empty:
+            continue
+        time.sleep(0.05)  # let the other watcher's batch of the same save arrive
+        while not changes.empty():
+            changed |= changes.get_nowait()
+        return None if stop.is_set() else changed
+    return None
+
+
+def print_serving(server: DevServer, out_dir: Path) -> None:
+    url = f"http://{HOST}:{server.server_port}/"
+    paint = Painter.for_stream(sys.stdout)
+    print(
+        f"serving {display_path(out_dir)} at {paint(url, 'bold')} "
+        "(watching for changes; Ctrl-C stops)",
+        flush=True,
+    )
+
+
+def serve_and_rebuild(
+    loop: DevLoop, watcher: SourceWatcher, changes: queue.Queue[set[Path]], stop: threading.Event
+) -> None:
+    """The first build, then serving, then a build after every change, until `stop`."""
+    config_path = loop.args.config
+    # Watching starts before the first build, so an edit made while it runs is not lost.
+    watcher.watch(*watched_paths(config_path, loop.read_config()))
+    config = loop.build_once(first=True)
+    if stop.is_set():  # interrupted during the first build
+        return
+    loop.server.start_serving()
+    print_serving(loop.server, out_dir_for(loop.args))
+    root = config_path.absolute().parent
+    while True:
+        if config is not None:  # while site.yaml is broken, keep watching what it named
+            watcher.watch(*watched_paths(config_path, config))
+        changed = next_changes(changes, stop)
+        if changed is None:
+            return
+        print(f"changed: {describe_changes(changed, root)}", file=sys.stderr, flush=True)
+        config = loop.build_once(first=False)
+
+
+def run_serve(args: Any) -> int:
+    live = LiveState()
+    try:
+        server = DevServer(args.port, out_dir_for(args), live, log_requests=args.verbose)
+    except OSError as err:
+        print_error(f"cannot listen on {HOST}:{args.port}: {err.strerror}", sys.stderr)
+        return 1
+    stop = threading.Event()
+    changes: queue.Queue[set[Path]] = queue.Queue()
+    watcher = SourceWatcher(changes)
+    try:
+        with stopped_by_signals(stop):
+            serve_and_rebuild(DevLoop(args, live, server), watcher, changes, stop)
+    finally:
         watcher.stop()
         live.stop()
-        if server_thread.is_alive():
-            server.shutdown()
+        server.shutdown_if_serving()
         server.server_close()
     print("stopped", file=sys.stderr, flush=True)
     return 0

@@ -11,12 +11,15 @@ import functools
 import gc
 import multiprocessing
 import os
+import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from ..diagnostics import ConfsiteError
+
+PR_SET_PDEATHSIG = 1  # Linux prctl option: a signal for this process when its parent dies
 
 
 @functools.cache
@@ -78,6 +81,17 @@ def build_lock(path: Path | None) -> Iterator[None]:
                 str(path), "another build is writing the same output folder; try again when it ends"
             ) from None
         yield
+
+
+def die_with_parent(parent: int) -> None:
+    """A killed build must not leave a worker running: holding the build's output pipes, it
+    would keep whoever waits on them waiting (Linux; elsewhere the worker ends when it has
+    sent its results, or fails to)."""
+    prctl = libc_function("prctl")
+    if prctl is not None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
 
 
 _adopted: Any = None  # in a pool's worker process: the object whose methods it runs

@@ -14,7 +14,6 @@ import contextlib
 import gc
 import multiprocessing
 import os
-import signal
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,12 +25,11 @@ from typing import Any
 from ..cache.stores import load_pickle, save_pickle
 from ..cache.terms import TermCache
 from ..model.site import Site
-from ..output.processes import fork_is_safe, libc_function
+from ..output.processes import die_with_parent, fork_is_safe
 from .related import Nearest, related_papers
 from .search_index import search_files
 
 NEAREST_CACHE_FILE = "related.pickle"
-PR_SET_PDEATHSIG = 1  # Linux prctl option: a signal for this process when its parent dies
 
 Related = dict[str, tuple[str, ...]]
 SearchFiles = dict[str, bytes]
@@ -68,19 +66,8 @@ def corpus_results(inputs: CorpusInputs, threads: int) -> Iterator[tuple[Any, Cp
     yield search_files(inputs.site, terms), {"search": time.process_time() - started}
 
 
-def _die_with_parent(parent: int) -> None:
-    """A killed build must not leave its worker running: holding the build's output pipes, it
-    would keep whoever waits on them waiting (Linux; elsewhere the worker ends when it has
-    sent its results, or fails to)."""
-    prctl = libc_function("prctl")
-    if prctl is not None:
-        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:  # the parent died before the request took effect
-        os._exit(1)
-
-
 def _work(inputs: CorpusInputs, sender: Connection, parent: int, jobs: int) -> None:
-    _die_with_parent(parent)
+    die_with_parent(parent)
     with contextlib.suppress(BrokenPipeError):
         # threads: the top-n product also takes the cores page workers leave idle.
         for result in corpus_results(inputs, jobs):

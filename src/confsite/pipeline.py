@@ -92,15 +92,14 @@ def model_digest(inputs_key: str, base_url: str | None, content: tuple[ContentPa
     """Everything the output depends on: the digest of every input the papers are made from
     (code and templates, the config, the sources and the overrides; see `CachedReading`), the
     base URL and the content pages. Equal digests mean an identical site. Digesting the papers
-    themselves cost 0.2 s at 10,000 papers, on every build."""
+    themselves would be slow, and this runs on every build, a no-op included."""
     return hex_digest(inputs_key, base_url, content)
 
 
 @contextlib.contextmanager
 def collector_tuned_for_builds() -> Iterator[None]:
     """A build allocates millions of objects and keeps most of them: the collector's default
-    of a young-generation pass every 700 allocations re-scans them for nothing (about 3% of a
-    build's time)."""
+    of a young-generation pass every 700 allocations re-scans them for nothing."""
     thresholds = gc.get_threshold()
     gc.set_threshold(50_000, *thresholds[1:])
     try:

@@ -19,7 +19,7 @@ DIGEST_SIZE = 16
 def canonical_bytes(data: Any, pickler: type[pickle.Pickler] = pickle.Pickler) -> bytes:
     """`data` pickled without the memo: pickle writes a part that is one shared object once
     and refers back to it, so equal data read in different ways (a source parsed afresh, or
-    loaded from a cache) gave different bytes. `data` must hold no cycle. A `pickler` subclass
+    loaded from a cache) could give different bytes. `data` must hold no cycle. A `pickler` subclass
     may stand objects in for others (see `cache/page_keys.py`)."""
     buffer = io.BytesIO()
     writer = pickler(buffer, protocol=5)

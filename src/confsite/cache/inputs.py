@@ -104,8 +104,8 @@ class CachedReading:
             for key, read, group in zip(self.keys, reads, entries, strict=True)
         }
         problems = diagnostics.problems[already:]
-        # Saved now, not after the site: held through the build, the records took hundreds of
-        # megabytes at 100,000 papers.
+        # Saved now, not after the site: the records the cache holds need not be kept through
+        # the rest of the build.
         cache = InputCache(sources, self.inputs_key, papers, problems)
         save_pickle(self.path, self.fingerprint, cache)
         return papers

@@ -101,7 +101,7 @@ def add_build_arguments(
 
 class ReaderNames:
     """The built-in readers' names, looked up when a help text shows them: importing the
-    readers took most of the time `confsite --version` and `--help` spent."""
+    readers is slow, and `confsite --version` and `--help` need not wait for it."""
 
     def __str__(self) -> str:
         from ..readers import reader_names
@@ -377,8 +377,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def run(argv: list[str] | None = None) -> NoReturn:
     """The command line's entry point: `main`, then an exit that skips tearing the interpreter
-    down. Freeing a large build's millions of objects one by one took half a second after the
-    site was already written; the system frees the process's memory at once."""
+    down. Freeing a large build's millions of objects one by one is slow and comes after the
+    site is already written; the system frees the process's memory at once."""
     status = main(argv)
     sys.stdout.flush()
     sys.stderr.flush()

@@ -43,7 +43,7 @@ class Entry:
     conference: str | None
     year: int | None
     # The slug of its title ("" without one): made with the entry, so a rebuild that takes
-    # the entry from the input cache does not slugify every title again (0.2 s per 10,000).
+    # the entry from the input cache does not slugify every title again.
     title_slug: str
 
 

@@ -78,7 +78,7 @@ class _Flattener:
 
 
 def html_to_source_text(path: str, html: str) -> SourceText:
-    # Imported here: most builds read no HTML, and importing bs4 took 0.1 s of every build.
+    # Imported here: most builds read no HTML, and bs4 is slow to import.
     from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(html, "html.parser")

@@ -33,7 +33,7 @@ class SourceReading:
 
     def merged(self) -> SourceReading:
         """The same read without its records, once they are merged into papers: nothing
-        needs them after that, and at 100,000 papers they held 220 MiB through the build."""
+        needs them after that, and held through the build they take much memory at scale."""
         return replace(self, records=())
 
 

@@ -2,8 +2,8 @@
 
 Each download is one piece per paper (export.py). A build remembers where each paper's piece
 lies in each file it wrote, under a digest of the paper; the next build copies the pieces of
-papers with the same digest out of the current site's file, and makes only the others. At
-10,000 papers making the three files took 0.6-0.9 s of CPU on every rebuild.
+papers with the same digest out of the current site's file, and makes only the others, so a
+rebuild's cost follows what changed, not the size of the files.
 
 The current file is used only when it is still the one the last build wrote (the manifest's
 size, mtime and inode) and its digest is the one the pieces were recorded for, and the base
@@ -43,7 +43,7 @@ class DownloadPieces:
 def stage_downloads(
     site: Site, writer: StagingWriter, cache: Path | None, fingerprint: bytes
 ) -> dict[str, FileEntry]:
-    """Stage every download, one at a time (at 100,000 papers each is 150 MB or more), and
+    """Stage every download, one at a time (each holds every paper, so each is large), and
     record in `cache` (one per output folder, beside its manifest) where their pieces lie,
     for the next build."""
     previous = load_pickle(cache, fingerprint, DownloadPieces)
@@ -67,7 +67,7 @@ def stage_downloads(
 def _old_pieces(
     current: tuple[Path, str] | None, recorded: tuple[str, Spans] | None
 ) -> Iterator[tuple[mmap.mmap | bytes, Spans]]:
-    """The current file's bytes (mapped, not read: at 100,000 papers a download is 170 MB)
+    """The current file's bytes (mapped, not read: a download holds every paper)
     and the spans recorded for them; nothing when the spans were recorded for other bytes."""
     if current is None or recorded is None or recorded[0] != current[1]:
         yield b"", {}

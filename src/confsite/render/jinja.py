@@ -66,8 +66,8 @@ class PartialModules:
     def memoized_macro(self, template: str, name: str) -> Callable:
         """A partial's macro as a global that renders each (paper, page depth, options) once.
 
-        A paper's card appears on its session, author and related pages; rendering it once
-        per depth instead of once per appearance more than halved the render phase."""
+        A paper's card appears on its session, author and related pages, so it is rendered
+        once per depth rather than once per appearance."""
         cache: OrderedDict[tuple, Markup] = OrderedDict()
 
         @pass_context
@@ -86,8 +86,8 @@ class PartialModules:
 
 class PageEnvironment(Environment):
     """Jinja for page contexts, which are dicts: `paper.url` looks the key up first. Jinja
-    tries the attribute first, and the AttributeError every dict key raises on the way cost
-    about a fifth of the render phase. A key never shadows a method our templates call."""
+    tries the attribute first, and the AttributeError every dict key raises on the way is
+    slow. A key never shadows a method our templates call."""
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         if isinstance(obj, dict):
@@ -111,7 +111,7 @@ def make_environment(theme_dir: Path | None) -> Environment:
         auto_reload=False,  # one environment per build: no need to stat templates per page
     )
     # A filter, not a global function: Jinja calls filters directly, globals through a
-    # per-call dispatch that cost a second per 10,000 papers.
+    # slower per-call dispatch.
     environment.filters["link"] = link
     environment.globals["untitled_wording"] = UNTITLED
     partials = PartialModules(environment)

@@ -122,8 +122,8 @@ def render_site(
     workers render the pages without related papers while the corpus worker computes those,
     then the paper pages. With one, this process first compares each page's key with the one
     its file was made from, keeps the unchanged files and sends only the other pages to be
-    rendered. (Keys made in the workers had each worker build most papers' cards, for pages
-    it then did not render.)"""
+    rendered. (Keys made in the workers would have each worker build most papers' cards, for
+    pages it then does not render.)"""
     theme_dir = theme_folder(site.config)
     views = Views(site)
     makers, papers = views.page_makers(), views.papers_in_order()

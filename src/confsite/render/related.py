@@ -4,7 +4,7 @@ The terms are the search index's (lunr's stop words and Porter stemmer), counted
 Titles count twice; term frequencies are sublinear (1 + ln tf) and inverse document frequencies
 smoothed, as scikit-learn's TfidfVectorizer makes them. Terms in more than MAX_DOCUMENT_SHARE
 of the papers are left out: they say little about a paper, and the top-n product's cost grows
-with the square of a term's document count (at 100,000 papers they were nearly all of it).
+with the square of a term's document count.
 For each paper the most similar others above a floor are kept. Ties break by id, so output
 is stable.
 

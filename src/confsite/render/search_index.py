@@ -123,7 +123,7 @@ def encode_postings(
     term_numbers: np.ndarray, documents: np.ndarray, frequencies: np.ndarray, term_count: int
 ) -> str:
     """One field's postings string from its (term, document, frequency) triples, with numpy:
-    a Python loop over every posting took a second per 10,000 papers.
+    a Python loop over every posting is slow.
 
     Numbers are written 5 bits a character, most significant first, the last character of a
     number from the first half of DIGITS and earlier ones from the second; a JavaScript

@@ -2,7 +2,7 @@
 
 Both the search index and the related-papers similarity count the same stemmed words of each
 title and abstract, so they are counted once per build, and kept as sparse matrices of counts:
-a dict per field per paper took gigabytes at 100,000 papers.
+a dict per field per paper takes too much memory at scale.
 """
 
 from __future__ import annotations
@@ -48,9 +48,9 @@ def _term(word: str) -> str | None:
 def field_terms(text: str) -> Counter[str]:
     """Term frequencies of one field, exactly as lunr.py's builder counts them: its separators,
     trimmer pattern, stop-word list and Porter stemmer, without its per-character tokenizer and
-    per-token objects, which dominated the build (see README, performance)."""
+    per-token objects, which are slow."""
     lowered = text.lower()
-    if NOT_SEPARATORS.search(lowered) is None:  # twice as quick as splitting by the regex
+    if NOT_SEPARATORS.search(lowered) is None:  # quicker than splitting by the regex
         words = lowered.replace("-", " ").split()
     else:
         words = list(filter(None, SEPARATOR.split(lowered)))
@@ -104,7 +104,7 @@ def count_matrix(rows: Sequence[Counter[str]], vocabulary: Vocabulary) -> csr_ma
 
     sizes = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
     total = int(sizes.sum())
-    # Straight into arrays: lists of Python ints took gigabytes at 100,000 papers.
+    # Straight into arrays: lists of Python ints take too much memory at scale.
     indices = np.fromiter(
         itertools.chain.from_iterable(map(vocabulary.numbers, rows)), dtype=np.int32, count=total
     )
@@ -119,8 +119,8 @@ def count_matrices(
     rows: Iterable[Sequence[Counter[str]]], fields: int, vocabulary: Vocabulary
 ) -> list[csr_matrix]:
     """One count matrix per field from rows of one Counter per field. The rows are taken
-    a chunk at a time, so a whole corpus's Counters (gigabytes at 100,000 papers) are never
-    held at once."""
+    a chunk at a time, so a whole corpus's Counters (too large at scale) are never held at
+    once."""
     import numpy as np
     from scipy.sparse import csr_matrix, vstack
 

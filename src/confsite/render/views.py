@@ -24,7 +24,7 @@ from .metadata import paper_details
 
 CARD_CACHE_LIMIT = 20_000
 # A listing names at most this many authors of a paper; its own page names them all. Without a
-# cap, each of a paper's N authors has a page listing all N: a 5,000-author paper made 2 GB.
+# cap, each of a paper's N authors has a page listing all N: a site grows with N squared.
 LISTED_AUTHORS = 50
 
 

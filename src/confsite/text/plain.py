@@ -19,8 +19,8 @@ MATH = re.compile(
     re.DOTALL,
 )
 # The stretches of a text that need the TeX parser: math, a macro with its arguments, a group.
-# Everything between them is plain prose, passed through as is. Parsing only these stretches
-# (each cached) instead of whole abstracts made TeX the cheap part of a build.
+# Everything between them is plain prose, passed through as is: only these stretches go to the
+# TeX parser (each cached), which is slow on whole abstracts.
 TEX_SPAN = re.compile(
     MATH.pattern
     + r"|\\[A-Za-z]+\*?(?:\s*(?:\[[^\]]*\]|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}))*"
@@ -71,8 +71,8 @@ def plain_text(text: str | None) -> str:
     return _tex_plain_text(text)
 
 
-# Only text with TeX is cached: caching every text made a pass over all titles, abstracts and
-# author lists evict each entry before its next use, so TeX was parsed again on each pass.
+# Only text with TeX is cached: with every text in it, a pass over all titles, abstracts and
+# author lists would evict each entry before its next use, parsing TeX again on every pass.
 @lru_cache(maxsize=20_000)
 def _tex_plain_text(text: str) -> str:
     rendered = TEX_SPAN.sub(lambda match: _tex_to_text(match.group()), text)

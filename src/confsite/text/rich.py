@@ -49,7 +49,7 @@ MATHML_ATTRIBUTES = frozenset(
 
 
 def _mathml_is_safe(mathml: str) -> bool:
-    # Imported here, in the page workers that meet math: importing bs4 took 0.1 s of every build.
+    # Imported here, in the page workers that meet math: bs4 is slow to import.
     from bs4 import BeautifulSoup, Tag
 
     soup = BeautifulSoup(mathml, "html.parser")

@@ -7,9 +7,11 @@ import json
 import os
 import pty
 import re
+import selectors
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -46,25 +48,37 @@ def confsite(
 
 
 def confsite_in_pty(*args: str | Path, cwd: Path, env: dict | None = None) -> tuple[int, str]:
-    """Run under a pseudo-terminal, as in an interactive shell: (exit status, all output)."""
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: stdout and stderr are the terminal
-        os.chdir(cwd)
-        os.environ.pop("NO_COLOR", None)
-        os.environ.update({"TERM": "xterm-256color", "COLUMNS": "120", **(env or {})})
-        os.execv(sys.executable, [sys.executable, "-m", "confsite", *map(str, args)])
-    chunks = []
-    while True:
-        try:
-            data = os.read(fd, 65536)
-        except OSError:  # the child closed the terminal
-            break
-        if not data:
-            break
-        chunks.append(data)
-    _, status = os.waitpid(pid, 0)
-    os.close(fd)
-    return os.waitstatus_to_exitcode(status), b"".join(chunks).decode("utf-8", "replace")
+    """Run under a pseudo-terminal, as in an interactive shell: (exit status, all output).
+
+    This process keeps the terminal's other end open until it has read everything: when the
+    last one closes, Linux hangs the terminal up and drops what was not read yet."""
+    master, terminal = pty.openpty()
+    environment = {key: value for key, value in os.environ.items() if key != "NO_COLOR"}
+    environment.update({"TERM": "xterm-256color", "COLUMNS": "120", **(env or {})})
+    process = subprocess.Popen(
+        [sys.executable, "-m", "confsite", *map(str, args)],
+        cwd=cwd,
+        stdin=terminal,
+        stdout=terminal,
+        stderr=terminal,
+        env=environment,
+        start_new_session=True,
+    )
+    chunks, deadline = [], time.monotonic() + 300
+    with selectors.DefaultSelector() as selector:
+        selector.register(master, selectors.EVENT_READ)
+        while True:
+            if time.monotonic() > deadline:
+                process.kill()
+                pytest.fail(f"confsite {' '.join(map(str, args))} ran over 300 s")
+            exited = process.poll() is not None
+            if selector.select(timeout=0 if exited else 0.1):
+                chunks.append(os.read(master, 65536))
+            elif exited:  # and nothing is left to read
+                break
+    os.close(master)
+    os.close(terminal)
+    return process.returncode, b"".join(chunks).decode("utf-8", "replace")
 
 
 def small_project(target: Path) -> Path:

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import functools
+import io
 import json
+import os
 import shutil
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -47,6 +51,10 @@ SLOW_MODULES = frozenset(
 )
 
 
+# Generated inputs (Hypothesis): `-m fuzz` runs them alone, `-m "not fuzz"` leaves them out.
+FUZZ_MODULES = frozenset({"test_pipeline_fuzz", "test_properties"})
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         module = item.module.__name__ if item.module else ""
@@ -54,6 +62,43 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
         if module in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
+        if module in FUZZ_MODULES:
+            item.add_marker(pytest.mark.fuzz)
+
+
+@dataclass(frozen=True)
+class Ran:
+    """What a run of the command line gave, as `subprocess.run` reports it."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_cli(*args: str | Path, cwd: Path | None = None, env: dict | None = None) -> Ran:
+    """`confsite ARGS` run by the command line's own `main` in this process, with its own
+    working folder, environment and output streams: what a subprocess gives, without paying
+    Python's and the libraries' start-up on every call. (Tests of the process itself, its exit
+    and its terminal, start a real one.)"""
+    from confsite.cli.commands import main
+
+    saved_environment, saved_folder = dict(os.environ), os.getcwd()
+    stdout, stderr = io.StringIO(), io.StringIO()
+    try:
+        for name in ("NO_COLOR", "FORCE_COLOR"):
+            os.environ.pop(name, None)
+        os.environ.update(env or {})
+        os.chdir(cwd or saved_folder)
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            try:
+                status = main([str(arg) for arg in args])
+            except SystemExit as exit:  # argparse: usage errors, --help, --version
+                status = exit.code if isinstance(exit.code, int) else int(exit.code is not None)
+    finally:
+        os.chdir(saved_folder)
+        os.environ.clear()
+        os.environ.update(saved_environment)
+    return Ran(status, stdout.getvalue(), stderr.getvalue())
 
 
 def read_seed(key: str) -> list[RawRecord]:
@@ -62,9 +107,10 @@ def read_seed(key: str) -> list[RawRecord]:
     return list(sniff(text).reader.read(text))
 
 
-def raw_lines(key: str) -> list[str]:
+@functools.cache
+def raw_lines(key: str) -> tuple[str, ...]:
     """The seed file's lines exactly as stored, for checking records against the raw text."""
-    return (SEEDS / SEED_FILES[key]).read_text(encoding="utf-8").split("\n")
+    return tuple((SEEDS / SEED_FILES[key]).read_text(encoding="utf-8").split("\n"))
 
 
 def wait_for_spare(project: Path, timeout: float = 60) -> Path:

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import SEEDS
+from conftest import SEEDS, Ran, run_cli
 
 GOOD_TEXT = (SEEDS / "iclr2023-poster-session-3.txt").read_text(encoding="utf-8")
 
@@ -20,14 +18,11 @@ def write_project(tmp_path: Path, dump: bytes, extra_yaml: str = "") -> Path:
     return tmp_path
 
 
-def run_build(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "confsite", "build", "--config", "site.yaml", *args],
-        capture_output=True, text=True, cwd=project, timeout=120,
-    )
+def run_build(project: Path, *args: str) -> Ran:
+    return run_cli("build", "--config", "site.yaml", *args, cwd=project)
 
 
-def assert_clean_failure(result: subprocess.CompletedProcess[str], where: str, words: str) -> None:
+def assert_clean_failure(result: Ran, where: str, words: str) -> None:
     assert result.returncode == 1, result.stderr
     assert "Traceback" not in result.stderr
     error_lines = [line for line in result.stderr.splitlines() if line.startswith("error: ")]

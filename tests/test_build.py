@@ -70,6 +70,7 @@ def test_untitled_papers_stay_untitled(papers_json: list[dict]) -> None:
     assert all(paper["authors"] and paper["abstract"] for paper in untitled)
 
 
+@pytest.mark.slow  # whole seeds builds or checks: out of the fast loop
 def test_build_py_is_deterministic_and_reports_untitled(tmp_path: Path) -> None:
     """Two builds, different hash seeds and time zones: every file byte-identical."""
     project = copy_project(tmp_path)
@@ -84,6 +85,7 @@ def test_build_py_is_deterministic_and_reports_untitled(tmp_path: Path) -> None:
     assert awards_row.split()[1:4] == ["awards", "20", "10"]
 
 
+@pytest.mark.slow  # whole seeds builds or checks: out of the fast loop
 def test_overrides_set_fields_and_silence_the_untitled_warning(tmp_path: Path) -> None:
     project = copy_project(tmp_path)
     assert build_py(project).returncode == 0

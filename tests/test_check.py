@@ -35,6 +35,7 @@ def site_copy(unicode_build: Path, tmp_path: Path) -> Path:
     return copy
 
 
+@pytest.mark.slow  # whole seeds builds or checks: out of the fast loop
 def test_the_seeds_site_passes(seeds_build: BuildResult) -> None:
     """The whole-site link check: every internal href/src (and #fragment) on every page."""
     result = run_check(seeds_build.out_dir)

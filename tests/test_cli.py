@@ -1,5 +1,6 @@
-"""The command line through a subprocess (`python -m confsite`): exit codes, help, the build
-summary, terminal-only progress and colour, init, inspect."""
+"""The command line: exit codes, help, the build summary, terminal-only progress and colour,
+init, inspect. Most tests run its `main` in this process (see `run_cli`); those of the process
+itself (`python -m confsite`, build.py, a pseudo-terminal) start one."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import REPO, SEEDS
+from conftest import REPO, SEEDS, Ran, run_cli
 
 from confsite.config import DEFAULT_FIELDS, SITE_FIELDS, SOURCE_FIELDS
 from confsite.readers import reader_names
@@ -33,7 +34,7 @@ SEED_FORMATS = {
 }
 
 
-def confsite(
+def confsite_process(
     *args: str | Path, cwd: Path | None = None, env: dict | None = None, timeout: float = 300
 ) -> subprocess.CompletedProcess:
     environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
@@ -45,6 +46,10 @@ def confsite(
         timeout=timeout,
         env={**environment, **(env or {})},
     )
+
+
+def confsite(*args: str | Path, cwd: Path | None = None, env: dict | None = None) -> Ran:
+    return run_cli(*args, cwd=cwd, env=env)
 
 
 def confsite_in_pty(*args: str | Path, cwd: Path, env: dict | None = None) -> tuple[int, str]:
@@ -104,7 +109,7 @@ def summary_rows(stdout: str) -> dict[str, list[str]]:
 def test_version_is_the_package_version() -> None:
     pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
     version = re.search(r'^version = "([^"]+)"$', pyproject, re.MULTILINE).group(1)
-    result = confsite("--version")
+    result = confsite_process("--version")
     assert result.returncode == 0
     assert result.stdout.strip() == f"confsite {version}"
 
@@ -164,7 +169,7 @@ def test_usage_errors_exit_2(args: list[str]) -> None:
 
 def test_python_m_and_build_py_are_the_same_build(tmp_path: Path) -> None:
     project = small_project(tmp_path)
-    by_module = confsite("build", "--out", "a", cwd=project)
+    by_module = confsite_process("build", "--out", "a", cwd=project)
     by_script = subprocess.run(
         [sys.executable, str(REPO / "build.py"), "--out", "b"],
         cwd=project,
@@ -392,6 +397,7 @@ def seeds_summary(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[st
     return summary_rows(result.stdout)
 
 
+@pytest.mark.slow  # whole seeds builds or checks: out of the fast loop
 @pytest.mark.parametrize("name", sorted(SEED_FORMATS))
 def test_inspect_names_the_reader_of_each_seed(
     name: str, seeds_summary: dict[str, list[str]]

@@ -6,17 +6,15 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO
+from conftest import REPO, Ran, run_cli
 
 from confsite.cli.deploy import github_pages_url
 from confsite.cli.init import init_site
 
-SOURCE = REPO / "src"  # this worktree's code, whatever the installed package points at
 
 
 @pytest.fixture
@@ -43,19 +41,8 @@ def git(*args: str, cwd: Path) -> str:
     return done.stdout.strip()
 
 
-def confsite(
-    *args: str, cwd: Path, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess:
-    environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
-    python_path = os.pathsep.join(filter(None, [str(SOURCE), environment.get("PYTHONPATH")]))
-    return subprocess.run(
-        [sys.executable, "-m", "confsite", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**environment, "PYTHONPATH": python_path, **(env or {})},
-    )
+def confsite(*args: str, cwd: Path, env: dict[str, str] | None = None) -> Ran:
+    return run_cli(*args, cwd=cwd, env=env)
 
 
 def refs(repo: Path) -> str:

@@ -47,6 +47,7 @@ def seed_documents(seeds_build) -> list[dict]:
     return [search_document(n, paper, site) for n, paper in enumerate(site.papers)]
 
 
+@pytest.mark.slow  # whole seeds builds or checks: out of the fast loop
 def test_term_counting_matches_lunr_py_builder(seed_documents: list[dict]) -> None:
     """field_terms is a fast path; lunr.py's own builder is the reference it must equal."""
     builder = get_default_builder()
@@ -65,6 +66,7 @@ def test_term_counting_matches_lunr_py_builder(seed_documents: list[dict]) -> No
             assert dict(field_terms(document[name])) == expected, (number, name)
 
 
+@pytest.mark.slow  # whole seeds builds or checks: out of the fast loop
 def test_prebuilt_index_ranks_like_lunr_js(seed_documents: list[dict], tmp_path: Path) -> None:
     results = run_parity(seed_documents, QUERIES, tmp_path)
     hits = {r["query"]: len(r["built"]) for r in results}

@@ -27,7 +27,7 @@ DEFAULT_BRANCH = "gh-pages"
 DEFAULT_REMOTE = "origin"
 # The build's folder, beside site.yaml in the project's cache, reused (and so rebuilt
 # incrementally) by every deploy. A fresh temporary folder each time would leave its cache
-# entries and spare copy (see output.py) behind in the project's cache.
+# entries and spare copy (see output/spare.py) behind in the project's cache.
 DEPLOY_BUILD_FOLDER = f"{CACHE_FOLDER}/deploy"
 NO_JEKYLL = ".nojekyll"  # GitHub Pages would otherwise run Jekyll, which drops `_`-folders
 ZERO_COMMIT = "0" * 40

@@ -150,7 +150,7 @@ def build_site(
     diagnostics: Diagnostics,
 ) -> Site:
     """The site model. Related papers are not part of it: they take the longest to compute,
-    so pages that do not show them render meanwhile (see corpus.py)."""
+    so pages that do not show them render meanwhile (see render/corpus.py)."""
     ordered = site_order(papers)
     groups = _session_groups(ordered)
     return Site(

@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO, Ran, run_cli
+from conftest import Ran, run_cli
 
 from confsite.cli.deploy import github_pages_url
 from confsite.cli.init import init_site
-
 
 
 @pytest.fixture

@@ -1,9 +1,9 @@
 """The downloads, made again only where papers changed.
 
 Each download is one piece per paper (download_formats.py). A build remembers where each
-paper's piece lies in each file it wrote, under a digest of the paper; the next build copies the pieces of
-papers with the same digest out of the current site's file, and makes only the others, so a
-rebuild's cost follows what changed, not the size of the files.
+paper's piece lies in each file it wrote, under a digest of the paper; the next build copies
+the pieces of papers with the same digest out of the current site's file, and makes only the
+others, so a rebuild's cost follows what changed, not the size of the files.
 
 The current file is used only when it is still the one the last build wrote (the manifest's
 size, mtime and inode) and its digest is the one the pieces were recorded for, and the base

@@ -1,11 +1,18 @@
 """A deterministic synthetic corpus for benchmarks, written as dumps in the seed formats.
 
 Text is drawn from the real seeds: titles are recombined from two seed titles, authors are
-sampled from the seed author pool, abstracts are runs of seed sentences. Papers are spread
-over conferences, years and sessions of about 100 papers; each session becomes one dump in
-one of the session-2023, session-2024 or markdown-list formats, so the readers are exercised.
+sampled from the seed author pool, abstracts are runs of seed sentences. Programs come in
+shapes (`SHAPES`), since what is fast for one can be slow for another:
+- `sessions`: papers spread over conferences, years and sessions of about 100 papers, each
+  session one dump in the session-2023, session-2024 or markdown-list format; one to eight
+  authors a paper, each author on a few papers.
+- `giant-list`: one accepted-paper list in Markdown with Poster/Spotlight/Oral, no sessions,
+  as a conference's accepted-papers page is.
+- `prolific`: sessions as above, but authors drawn from a power law over a pool of a fifth as
+  many people as papers: the top authors have 50 papers or more.
+- `long-math`: sessions as above, with abstracts three times as long and inline TeX math.
 
-    python bench/corpus.py 10000 /tmp/corpus-10k   # writes dumps and a site.yaml there
+    python bench/corpus.py 10000 /tmp/corpus-10k [SHAPE]   # writes dumps and a site.yaml there
 """
 
 from __future__ import annotations
@@ -27,6 +34,16 @@ CONFERENCES = ("ICLR", "NeurIPS", "ICML", "ACL", "CVPR", "AAAI", "KDD")
 YEARS = tuple(range(2013, 2026))
 SESSION_SIZE = 100
 FORMATS = ("session-2023", "session-2024", "markdown-list")
+SHAPES = ("sessions", "giant-list", "prolific", "long-math")
+MATH = (
+    r"$\mathcal{O}(n \log n)$",
+    r"$x_i^2 + y_i^2 \leq r^2$",
+    r"$\sum_{i=1}^{n} w_i \phi(x_i)$",
+    r"$\epsilon$",
+    r"$\mathbb{E}_{x \sim p}[f(x)]$",
+    r"$\|W\|_F$",
+    r"$\alpha \in (0, 1]$",
+)
 
 
 @dataclass(frozen=True)
@@ -59,9 +76,10 @@ def _title(rng: random.Random, titles: list[str]) -> str:
     return " ".join(head + tail)
 
 
-def generate(count: int, seed: int = 2024) -> list[SyntheticPaper]:
+def generate(count: int, seed: int = 2024, shape: str = "sessions") -> list[SyntheticPaper]:
     titles, authors, sentences = seed_material()
     rng = random.Random(seed)
+    pick_authors = _prolific_authors(rng, authors, count) if shape == "prolific" else None
     seen: set[str] = set()
     papers: list[SyntheticPaper] = []
     while len(papers) < count:
@@ -70,15 +88,49 @@ def generate(count: int, seed: int = 2024) -> list[SyntheticPaper]:
         if key in seen:
             continue
         seen.add(key)
+        size = rng.randint(1, 8)
+        names = pick_authors(size) if pick_authors else tuple(rng.sample(authors, size))
         papers.append(
             SyntheticPaper(
                 title=title,
-                authors=tuple(rng.sample(authors, rng.randint(1, 8))),
-                abstract=" ".join(rng.sample(sentences, rng.randint(4, 10))),
+                authors=names,
+                abstract=_abstract(rng, sentences, shape == "long-math"),
                 kind=rng.choices(("Poster", "Spotlight", "Oral"), weights=(80, 15, 5))[0],
             )
         )
     return papers
+
+
+def _prolific_authors(rng: random.Random, authors: list[str], count: int):
+    """A pool of a fifth as many people as papers (first and last names of seed authors
+    recombined), drawn by a power law: weight 1 / (rank + pool/20)."""
+    firsts = sorted({a.split()[0] for a in authors if len(a.split()) >= 2})
+    lasts = sorted({a.split()[-1] for a in authors if len(a.split()) >= 2})
+    size = max(200, count // 5)
+    pool: list[str] = []
+    taken: set[str] = set()
+    while len(pool) < size:
+        name = f"{rng.choice(firsts)} {rng.choice(lasts)}"
+        if name not in taken:
+            taken.add(name)
+            pool.append(name)
+    weights = [1 / (rank + 1 + size // 20) for rank in range(size)]
+
+    def pick(how_many: int) -> tuple[str, ...]:
+        chosen = dict.fromkeys(rng.choices(pool, weights=weights, k=how_many))
+        return tuple(chosen)
+
+    return pick
+
+
+def _abstract(rng: random.Random, sentences: list[str], long_math: bool) -> str:
+    if not long_math:
+        return " ".join(rng.sample(sentences, rng.randint(4, 10)))
+    chosen = rng.sample(sentences, rng.randint(12, 30))
+    return " ".join(
+        f"{sentence[:-1]} with {rng.choice(MATH)}." if rng.random() < 0.3 else sentence
+        for sentence in chosen
+    )
 
 
 def render_dump(papers: list[SyntheticPaper], form: str, session: str) -> str:
@@ -124,12 +176,32 @@ def render_dump(papers: list[SyntheticPaper], form: str, session: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_corpus(count: int, folder: Path, seed: int = 2024) -> Path:
-    """Write the dumps and a site.yaml for `count` papers into `folder`; returns site.yaml."""
+def write_corpus(count: int, folder: Path, seed: int = 2024, shape: str = "sessions") -> Path:
+    """Write the dumps and a site.yaml for `count` papers of `shape` into `folder`; returns
+    site.yaml."""
+    if shape not in SHAPES:
+        raise ValueError(f"unknown shape {shape!r}; known: {', '.join(SHAPES)}")
     folder.mkdir(parents=True, exist_ok=True)
     dumps = folder / "dumps"
     dumps.mkdir(exist_ok=True)
-    papers = generate(count, seed)
+    papers = generate(count, seed, shape)
+    if shape == "giant-list":
+        (dumps / "accepted.txt").write_text(render_dump(papers, "markdown-list", ""), "utf-8")
+        sources = [
+            "  - path: dumps/accepted.txt\n    format: markdown-list\n"
+            "    conference: ICLR\n    year: 2021\n"
+        ]
+    else:
+        sources = _session_dumps(papers, dumps)
+    config = folder / "site.yaml"
+    config.write_text(
+        f"title: Synthetic proceedings ({count} papers, {shape})\nsources:\n" + "".join(sources),
+        encoding="utf-8",
+    )
+    return config
+
+
+def _session_dumps(papers: list[SyntheticPaper], dumps: Path) -> list[str]:
     sources: list[str] = []
     for number, start in enumerate(range(0, len(papers), SESSION_SIZE)):
         conference = CONFERENCES[number % len(CONFERENCES)]
@@ -143,13 +215,9 @@ def write_corpus(count: int, folder: Path, seed: int = 2024) -> Path:
             f"  - path: dumps/{name}\n    format: {form}\n    conference: "
             f"{conference}\n    year: {year}\n    session: {session}\n"
         )
-    config = folder / "site.yaml"
-    config.write_text(
-        f"title: Synthetic proceedings ({count} papers)\nsources:\n" + "".join(sources),
-        encoding="utf-8",
-    )
-    return config
+    return sources
 
 
 if __name__ == "__main__":
-    print(write_corpus(int(sys.argv[1]), Path(sys.argv[2])))
+    shape = sys.argv[3] if len(sys.argv) > 3 else "sessions"
+    print(write_corpus(int(sys.argv[1]), Path(sys.argv[2]), shape=shape))

@@ -5,9 +5,9 @@ shapes of real programs: many sessions, one giant list, prolific authors, long a
 math) is built three ways, each in a fresh process: a full build (no output, no cache), a
 rebuild with nothing changed, and a rebuild after one abstract changed. Reported: wall and CPU
 seconds per phase, peak memory of the whole process tree (PSS, sampled), files and bytes
-written, search index bytes, and how many files each rebuild rewrote (by inode and mtime). Up to 10,000 papers the
-three builds are repeated (`--repeat`, default 3) and each is the median run, as the same
-build varies by 10-20% from run to run on this machine. Where MkDocs is installed
+written, search index bytes, and how many files each rebuild rewrote (by inode and mtime). Up
+to 10,000 papers the three builds are repeated (`--repeat`, default 3) and each is the median
+run, as the same build varies by 10-20% from run to run on this machine. Where MkDocs is installed
 (`pip install -e .[bench]`), it builds the same papers as one Markdown page each with its
 search plugin, and the ratio is given. Its navigation lists the sections (a session, or the
 list), not every paper: MkDocs renders the whole navigation into every page, and a 10,000-entry

@@ -142,6 +142,10 @@ class StagingWriter:
         self.folders = folders
         self.previous = previous
         self.spare = spare  # what the staging folder held when it started from the spare
+        # Folders known to exist in the staging folder: a file's folder is made before the
+        # file is opened, instead of after a failed open (most pages have a folder of their
+        # own). Where the spare's layout may differ, a failed open still makes it.
+        self._folders: set[str] = {""}
         # Strings, not Paths: this runs for every file.
         self._site, self._staging = str(folders.out_dir), str(folders.staging)
         self.keep_replaced = False  # keep the site this build replaces as the next spare
@@ -210,11 +214,26 @@ class StagingWriter:
         target = os.path.join(self._staging, path)
         if self.spare is not None:
             self._make_room(path, target)
+        else:
+            self._make_folder(os.path.dirname(path))
         try:
             return make(target)
         except FileNotFoundError:
             os.makedirs(os.path.dirname(target), exist_ok=True)
             return make(target)
+
+    def _make_folder(self, folder: str) -> None:
+        if folder in self._folders:
+            return
+        try:
+            os.mkdir(os.path.join(self._staging, folder))
+        except FileExistsError:  # another worker made it
+            pass
+        except FileNotFoundError:  # its parent is missing too
+            os.makedirs(os.path.join(self._staging, folder), exist_ok=True)
+        while folder not in self._folders:
+            self._folders.add(folder)
+            folder = os.path.dirname(folder)
 
     def _make_room(self, path: str, target: str) -> None:
         """Remove what the spare has at `target`. Never written over: it may be a link to

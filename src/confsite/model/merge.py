@@ -182,9 +182,11 @@ def merge_group(paper_id: str, entries: list[Entry], diagnostics: Diagnostics) -
     )
     picked = {name: pick(name, distinct, diagnostics) for name in single}
     placed: dict[Session, tuple[int, int]] = {}
+    rooms: dict[Session, str | None] = {}
     for e in distinct:
         if e.session is not None:
             placed.setdefault(e.session, (e.source_index, e.loc.line or 0))
+            rooms[e.session] = rooms.get(e.session) or e.room
     authors = picked.pop("authors") or ()
     return Paper(
         id=paper_id,
@@ -195,6 +197,7 @@ def merge_group(paper_id: str, entries: list[Entry], diagnostics: Diagnostics) -
         awards=_union(award for e in distinct for award in e.awards),
         sessions=tuple(placed),
         session_order=tuple(placed.values()),
+        session_rooms=tuple(rooms[session] for session in placed),
         sources=tuple(e.loc for e in entries),
         **picked,
     )

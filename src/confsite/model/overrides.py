@@ -49,7 +49,8 @@ def _placed_sessions(paper: Paper, names: tuple[str, ...], updates: dict[str, An
     known = dict(zip(paper.sessions, paper.session_order, strict=True))
     sessions = tuple(Session(conference, year, name) for name in names)
     order = tuple(known.get(session, (OVERRIDE_ORDER, 0)) for session in sessions)
-    return {"sessions": sessions, "session_order": order}
+    rooms = tuple(paper.room_in(s) if s in known else None for s in sessions)
+    return {"sessions": sessions, "session_order": order, "session_rooms": rooms}
 
 
 def _field_value(doc: YamlDocument, key_path: KeyPath, name: str, value: Any) -> Any:
@@ -87,6 +88,9 @@ def apply_overrides(doc: YamlDocument, papers: list[Paper]) -> list[Paper]:
             updates[name] = _field_value(doc, (paper_id, name), name, value)
         if "sessions" in updates:
             updates.update(_placed_sessions(by_id[paper_id], updates.pop("sessions"), updates))
+        if "room" in updates:  # the organiser's room holds in every session of the paper
+            sessions = updates.get("sessions", by_id[paper_id].sessions)
+            updates["session_rooms"] = (updates["room"],) * len(sessions)
         if "authors" in updates:  # the dumps' affiliations no longer line up with the names
             updates["affiliations"] = ()
         override_loc = doc.loc((paper_id,))

@@ -36,8 +36,11 @@ class SessionGroup:
         return session_url(self.slug)
 
     @property
-    def rooms(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(p.room for p in self.papers if p.room))
+    def room(self) -> str | None:
+        """The room of every paper in this session, when they share one; else none is a fact
+        of the session."""
+        rooms = {p.room_in(self.session) for p in self.papers}
+        return rooms.pop() if len(rooms) == 1 else None
 
 
 @dataclass(frozen=True)

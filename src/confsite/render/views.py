@@ -234,7 +234,7 @@ class Views:
     def collection(self, collection: Collection) -> Page:
         path = urls.page_path(collection.url)
         sessions = [
-            {"label": g.label, "url": g.url, "count": len(g.papers), "rooms": g.rooms}
+            {"label": g.label, "url": g.url, "count": len(g.papers), "room": g.room}
             for g in collection.sessions
         ]
         unsessioned = [self.card(p) for p in collection.papers if not p.sessions]
@@ -267,7 +267,7 @@ class Views:
             collection={"label": collection.label, "url": collection.url},
             conference=group.session.conference,
             year=group.session.year,
-            rooms=group.rooms,
+            room=group.room,
             papers=[self.card(p) for p in group.papers],
         )
         return Page(path, "session.html", context)
@@ -285,6 +285,7 @@ class Views:
                     "url": group.url,
                     "position": index + 1,
                     "count": len(group.papers),
+                    "room": paper.room_in(session),
                     "previous": self.card(previous, brief=True) if previous else None,
                     "next": self.card(following, brief=True) if following else None,
                 }
@@ -305,7 +306,7 @@ class Views:
                 "url": site.collection_of[(paper.conference, paper.year)].url,
             },
             year=paper.year,
-            room=paper.room,
+            room=None if paper.sessions else paper.room,  # else beside each session
             neighbours=self.neighbours(paper),
             related=[
                 self.card(site.paper_by_id[i], brief=True) for i in self.related.get(paper.id, ())

@@ -14,6 +14,7 @@ from ..diagnostics import Diagnostics
 from .merge import comparable_text
 from .records import Paper
 from .slugs import unique_slugs
+from .urls import LISTING_SLUGS
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ def build_authors(papers: tuple[Paper, ...], diagnostics: Diagnostics) -> tuple[
             counts[name] += 1
             paper_ids.setdefault(key, {})[paper.id] = None
     names = {key: _preferred(Counter(counts), list(counts)) for key, counts in spellings.items()}
-    slugs = unique_slugs(names, "author", 60)
+    slugs = unique_slugs(names, "author", 60, LISTING_SLUGS)
     authors = []
     for key, name in names.items():
         variants = tuple(sorted(spellings[key]))

@@ -19,6 +19,7 @@ from ..diagnostics import Diagnostics
 from ..text.plain import plain_text
 from .records import Entry, Paper, Session
 from .slugs import slug_suffix
+from .urls import LISTING_SLUGS
 
 ABSTRACT_KEY_LENGTH = 400
 
@@ -224,7 +225,7 @@ def assign_ids(
     ids: dict[GroupKey, str] = {}
     for slug, keys in claimed.items():
         for key in keys:
-            collides = len(keys) > 1 or key[0] == "untitled"
+            collides = len(keys) > 1 or key[0] == "untitled" or slug in LISTING_SLUGS
             ids[key] = f"{slug}-{slug_suffix(KEY_SEPARATOR.join(key))}" if collides else slug
         if len(keys) > 1:
             where = ", ".join(str(groups[key][0].loc) for key in keys)

@@ -26,6 +26,13 @@ CARD_CACHE_LIMIT = 20_000
 # A listing names at most this many authors of a paper; its own page names them all. Without a
 # cap, each of a paper's N authors has a page listing all N: a site grows with N squared.
 LISTED_AUTHORS = 50
+# Long listings are split into pages so that a page stays light on a phone (under 300 KB and
+# 4,000 elements): in the seeds a card with its abstract is about 2.1 KB and 21 elements, a
+# line of the papers index 270 B and 3 elements, an author index entry 150 B and 4 elements.
+CARDS_PER_PAGE = 100
+LINES_PER_PAGE = 500
+AUTHORS_PER_PAGE = 600
+PAGER_WINDOW = 2  # page numbers listed on either side of the current one
 
 
 @dataclass(frozen=True)
@@ -47,6 +54,36 @@ class Page:
 
 def root_for(path: str) -> str:
     return "../" * path.count("/")
+
+
+def page_count(items: int, per_page: int) -> int:
+    return max(1, -(-items // per_page))
+
+
+def pager(url: str, number: int, count: int) -> dict[str, Any] | None:
+    """The page list of page `number` of a listing at `url` split into `count` pages: plain
+    links (first, last, and a window around the current page), previous and next."""
+    if count == 1:
+        return None
+    window = range(max(1, number - PAGER_WINDOW), min(count, number + PAGER_WINDOW) + 1)
+    items: list[dict[str, Any]] = []
+    for n in sorted({1, count, *window}):
+        if items and n > items[-1]["number"] + 1:
+            items.append({"number": n - 1, "gap": True})
+        items.append(
+            {"number": n, "url": urls.paged_url(url, n), "current": n == number, "gap": False}
+        )
+    return {
+        "number": number,
+        "count": count,
+        "prev": urls.paged_url(url, number - 1) if number > 1 else None,
+        "next": urls.paged_url(url, number + 1) if number < count else None,
+        "items": items,
+    }
+
+
+def paged_title(title: str, paging: dict[str, Any] | None) -> str:
+    return f"{title} (page {paging['number']} of {paging['count']})" if paging else title
 
 
 class Card(dict, Digested):
@@ -165,15 +202,20 @@ class Views:
         when called, so that worker processes build only the contexts of the pages they
         render. Paper pages (see `papers_in_order`) come after, once related papers exist."""
         site = self.site
-        makers: list[Callable[[], Page]] = [
-            self.all_papers,
-            self.home,
-            self.authors_index,
-            self.not_found,
-            self.search,
+        makers: list[Callable[[], Page]] = [self.home, self.not_found, self.search]
+        lines = page_count(len(site.papers), LINES_PER_PAGE)
+        makers += [partial(self.all_papers, n) for n in range(1, lines + 1)]
+        makers += [
+            partial(self.authors_index, index, n)
+            for index, (_, members) in enumerate(self._letters)
+            for n in range(1, page_count(len(members), AUTHORS_PER_PAGE) + 1)
         ]
         makers += [partial(self.collection, c) for c in site.collections]
-        makers += [partial(self.session, g) for g in site.sessions]
+        makers += [
+            partial(self.session, g, n)
+            for g in site.sessions
+            for n in range(1, page_count(len(g.papers), CARDS_PER_PAGE) + 1)
+        ]
         makers += [partial(self.author, a) for a in site.authors]
         makers += [partial(self.content, c) for c in site.content_pages]
         return makers
@@ -213,22 +255,54 @@ class Views:
         )
         return Page(urls.page_path(urls.HOME), "index.html", context)
 
-    def all_papers(self) -> Page:
-        path = urls.page_path(urls.ALL_PAPERS)
-        groups = [
+    @cached_property
+    def _paper_lines(self) -> list[tuple[Collection, Card]]:
+        """The all-papers listing: by collection, then by title."""
+        lines = []
+        for c in self.site.collections:
+            cards = sorted(
+                (self.card(p, brief=True) for p in c.papers),
+                key=lambda card: card["title_text"].casefold(),
+            )
+            lines += [(c, card) for card in cards]
+        return lines
+
+    def all_papers(self, number: int = 1) -> Page:
+        url = urls.paged_url(urls.ALL_PAPERS, number)
+        path = urls.page_path(url)
+        lines = self._paper_lines
+        paging = pager(urls.ALL_PAPERS, number, page_count(len(lines), LINES_PER_PAGE))
+        start = (number - 1) * LINES_PER_PAGE
+        starts: dict[str, int] = {}  # the page each collection starts on, for the contents
+        for index, (c, _) in enumerate(lines):
+            starts.setdefault(c.slug, index // LINES_PER_PAGE + 1)
+        groups: list[dict[str, Any]] = []
+        for c, card in lines[start : start + LINES_PER_PAGE]:
+            if not groups or groups[-1]["slug"] != c.slug:
+                groups.append(
+                    {
+                        "label": c.label,
+                        "url": c.url,
+                        "slug": c.slug,
+                        "count": len(c.papers),
+                        "continued": starts[c.slug] < number,
+                        "papers": [],
+                    }
+                )
+            groups[-1]["papers"].append(card)
+        contents = [
             {
                 "label": c.label,
-                "url": c.url,
                 "slug": c.slug,
-                "papers": sorted(
-                    (self.card(p, brief=True) for p in c.papers),
-                    key=lambda card: card["title_text"].casefold(),
-                ),
+                "url": urls.paged_url(urls.ALL_PAPERS, starts[c.slug]),
             }
             for c in self.site.collections
+            if c.slug in starts
         ]
-        context = self.base(path, "All papers", urls.ALL_PAPERS)
-        context.update(groups=groups, paper_count=len(self.site.papers))
+        context = self.base(path, paged_title("All papers", paging), url)
+        context.update(
+            groups=groups, contents=contents, paper_count=len(self.site.papers), pager=paging
+        )
         return Page(path, "papers.html", context)
 
     def collection(self, collection: Collection) -> Page:
@@ -252,14 +326,18 @@ class Views:
         )
         return Page(path, "collection.html", context)
 
-    def session(self, group: SessionGroup) -> Page:
-        path = urls.page_path(group.url)
+    def session(self, group: SessionGroup, number: int = 1) -> Page:
+        url = urls.paged_url(group.url, number)
+        path = urls.page_path(url)
         collection = self.site.collection_of[(group.session.conference, group.session.year)]
-        title = f"{group.label} · {collection.label}"
+        paging = pager(group.url, number, page_count(len(group.papers), CARDS_PER_PAGE))
+        start = (number - 1) * CARDS_PER_PAGE
+        shown = group.papers[start : start + CARDS_PER_PAGE]
+        title = paged_title(f"{group.label} · {collection.label}", paging)
         context = self.base(
             path,
             title,
-            group.url,
+            url,
             f"{len(group.papers)} papers in {group.label}, {collection.label}",
         )
         context.update(
@@ -268,7 +346,10 @@ class Views:
             conference=group.session.conference,
             year=group.session.year,
             room=group.room,
-            papers=[self.card(p) for p in group.papers],
+            papers=[self.card(p) for p in shown],
+            paper_count=len(group.papers),
+            first=start + 1,
+            pager=paging,
         )
         return Page(path, "session.html", context)
 
@@ -282,7 +363,7 @@ class Views:
             result.append(
                 {
                     "session": group.label,
-                    "url": group.url,
+                    "url": urls.paged_url(group.url, index // CARDS_PER_PAGE + 1),
                     "position": index + 1,
                     "count": len(group.papers),
                     "room": paper.room_in(session),
@@ -315,22 +396,49 @@ class Views:
         details = partial(paper_details, paper, site.title, site.absolute(url))
         return Page(path, "paper.html", context, details)
 
-    def authors_index(self) -> Page:
-        path = urls.page_path(urls.AUTHORS)
-        letters: dict[str, list[dict[str, Any]]] = {}
+    @cached_property
+    def _letters(self) -> list[tuple[str, list[Author]]]:
+        """The author index's letters, A to Z then '#', each with its authors."""
+        letters: dict[str, list[Author]] = {}
         for author in self.site.authors:
-            letters.setdefault(index_letter(author.name), []).append(
-                {
-                    "name": author.name,
-                    "url": urls.author_url(author.slug),
-                    "count": len(author.paper_ids),
-                }
-            )
-        ordered = sorted(letters.items(), key=lambda item: (item[0] == "#", item[0]))
-        context = self.base(path, "Authors", urls.AUTHORS, f"{len(self.site.authors)} authors")
+            letters.setdefault(index_letter(author.name), []).append(author)
+        return sorted(letters.items(), key=lambda item: (item[0] == "#", item[0]))
+
+    def _letter_url(self, index: int) -> str:
+        letter = self._letters[index][0]
+        return urls.author_letter_url("other" if letter == "#" else letter.lower(), index == 0)
+
+    def authors_index(self, index: int = 0, number: int = 1) -> Page:
+        """One letter of the author index (a page each, the first at `authors/`): a page of
+        every author took seconds to lay out on a phone."""
+        letter, members = self._letters[index]
+        letter_url = self._letter_url(index)
+        url = urls.paged_url(letter_url, number)
+        path = urls.page_path(url)
+        paging = pager(letter_url, number, page_count(len(members), AUTHORS_PER_PAGE))
+        start = (number - 1) * AUTHORS_PER_PAGE
+        authors = [
+            {
+                "name": author.name,
+                "url": urls.author_url(author.slug),
+                "count": len(author.paper_ids),
+            }
+            for author in members[start : start + AUTHORS_PER_PAGE]
+        ]
+        letters = [
+            {"letter": other, "url": self._letter_url(i), "current": i == index}
+            for i, (other, _) in enumerate(self._letters)
+        ]
+        title = "Authors" if index == 0 and number == 1 else f"Authors: {letter}"
+        context = self.base(
+            path, paged_title(title, paging), url, f"{len(self.site.authors)} authors"
+        )
         context.update(
-            letters=[{"letter": k, "authors": v} for k, v in ordered],
+            letter=letter,
+            letters=letters,
+            authors=authors,
             author_count=len(self.site.authors),
+            pager=paging,
         )
         return Page(path, "authors.html", context)
 

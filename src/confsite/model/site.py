@@ -12,7 +12,7 @@ from functools import cached_property
 
 from ..config import SiteConfig
 from ..diagnostics import Diagnostics
-from .authors import Author, build_authors
+from .authors import NO_OVERRIDES, Author, AuthorOverrides, build_authors
 from .content import ContentPage
 from .records import Paper, Session
 from .slugs import unique_slugs
@@ -151,6 +151,7 @@ def build_site(
     content_pages: tuple[ContentPage, ...],
     base_url: str | None,
     diagnostics: Diagnostics,
+    author_overrides: AuthorOverrides = NO_OVERRIDES,
 ) -> Site:
     """The site model. Related papers are not part of it: they take the longest to compute,
     so pages that do not show them render meanwhile (see render/corpus.py)."""
@@ -161,7 +162,7 @@ def build_site(
         papers=ordered,
         collections=_collections(ordered, groups),
         sessions=tuple(groups),
-        authors=build_authors(ordered, diagnostics),
+        authors=build_authors(ordered, diagnostics, author_overrides),
         content_pages=content_pages,
         base_url=base_url,
     )

@@ -6,7 +6,7 @@ presentation code.
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
@@ -14,7 +14,7 @@ from typing import Any
 
 from ..cache.page_keys import Digested, context_digest
 from ..model import urls
-from ..model.authors import Author, index_letter
+from ..model.authors import Author, display_case, index_letter, person_order, sort_key
 from ..model.content import ContentPage
 from ..model.records import Paper, Session
 from ..model.site import Collection, SessionGroup, Site, collection_label
@@ -80,6 +80,19 @@ def pager(url: str, number: int, count: int) -> dict[str, Any] | None:
         "next": urls.paged_url(url, number + 1) if number < count else None,
         "items": items,
     }
+
+
+def other_spellings(author: Author) -> list[str]:
+    """The spellings an author's name is also found in, leaving out those that differ from the
+    shown name by case alone (a scrape's "AJAY JAISWAL" is no other spelling of Ajay Jaiswal)."""
+    shown = {author.name}
+    others = []
+    for spelling in author.spellings:
+        written = display_case(person_order(spelling))
+        if written not in shown:
+            shown.add(written)
+            others.append(written)
+    return others
 
 
 def paged_title(title: str, paging: dict[str, Any] | None) -> str:
@@ -443,15 +456,44 @@ class Views:
         return Page(path, "authors.html", context)
 
     def author(self, author: Author) -> Page:
+        """An author's papers by year and venue, newest first, and their co-authors with the
+        number of papers shared (as the ACL Anthology's author pages show them)."""
         url = urls.author_url(author.slug)
         path = urls.page_path(url)
-        papers = [self.card(self.site.paper_by_id[i], brief=True) for i in author.paper_ids]
-        papers.sort(key=lambda card: (card["collection"], card["title_text"].casefold()))
+        site = self.site
+        papers = [site.paper_by_id[i] for i in author.paper_ids]
+        groups: dict[tuple[str | None, int | None], list[Card]] = {}
+        for paper in papers:
+            groups.setdefault((paper.conference, paper.year), []).append(
+                self.card(paper, brief=True)
+            )
+        ordered = sorted(groups.items(), key=lambda item: (-(item[0][1] or 0), item[0][0] or ""))
+        shared: Counter[str] = Counter()  # papers shared, per co-author
+        by_key: dict[str, Author] = {}
+        for paper in papers:
+            for other in {site.author_by_name[name] for name in paper.authors} - {author}:
+                by_key[other.key] = other
+                shared[other.key] += 1
+        coauthors = [
+            {"name": by_key[key].name, "url": urls.author_url(by_key[key].slug), "count": count}
+            for key, count in sorted(
+                shared.items(), key=lambda item: (-item[1], sort_key(by_key[item[0]].name))
+            )
+        ]
         context = self.base(path, author.name, url, f"Papers by {author.name}")
         context.update(
             author=author.name,
-            other_spellings=[s for s in author.spellings if s != author.name],
-            papers=papers,
+            other_spellings=other_spellings(author),
+            paper_count=len(papers),
+            groups=[
+                {
+                    "label": collection_label(*key),
+                    "slug": site.collection_of[key].slug,
+                    "papers": sorted(cards, key=lambda card: card["title_text"].casefold()),
+                }
+                for key, cards in ordered
+            ],
+            coauthors=coauthors,
         )
         return Page(path, "author.html", context)
 

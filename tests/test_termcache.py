@@ -21,7 +21,8 @@ def paper(paper_id: str, title: str, abstract: str) -> Paper:
     return Paper(
         id=paper_id, title=title, authors=(), affiliations=(), abstract=abstract, links=(),
         keywords=(), presentation=None,
-        decision=None, attendance=None, awards=(), sessions=(), session_order=(), room=None,
+        decision=None, attendance=None, awards=(), sessions=(), session_order=(),
+        session_rooms=(), room=None,
         conference=None, year=None, sources=(SourceLoc("dump.txt", 1),),
     )
 

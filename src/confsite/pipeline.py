@@ -20,6 +20,7 @@ from .cache.manifest import NO_CACHE, CachePaths, Manifest, load_manifest, save_
 from .config import SiteConfig, load_config
 from .diagnostics import Diagnostics
 from .model.content import ContentPage, load_content_pages
+from .model.papers import load_author_overrides
 from .model.records import Paper
 from .model.site import build_site
 from .output.processes import build_lock
@@ -134,12 +135,13 @@ def _build(options: BuildOptions, diagnostics: Diagnostics, progress: Progress) 
     timer.lap("normalize")
     diagnostics.raise_if_strict()
     content = load_content_pages(config.resolve(config.content), config.content)
+    people = load_author_overrides(config)
     base_url = options.base_url or config.base_url
     result = BuildResult(config, out_dir, reads, papers, diagnostics)
     previous = load_manifest(caches.manifest)
     model = model_digest(reading.inputs_key, base_url, content)
     if previous.model == model and site_is_intact(out_dir, previous):
-        site = build_site(config, papers, content, base_url, diagnostics)
+        site = build_site(config, papers, content, base_url, diagnostics, people)
         result.up_to_date, result.authors = True, len(site.authors)
         _count(result, previous, previous)
         timer.lap("site")
@@ -147,7 +149,7 @@ def _build(options: BuildOptions, diagnostics: Diagnostics, progress: Progress) 
         jobs = options.jobs or default_jobs()
         lock = build_lock(caches.lock)
         with lock, staged_site(out_dir, previous, caches.manifest) as writer:
-            site = build_site(config, papers, content, base_url, diagnostics)
+            site = build_site(config, papers, content, base_url, diagnostics, people)
             result.authors = len(site.authors)
             timer.lap("site")
             inputs = CorpusInputs(site, caches.folder, fingerprint)

@@ -15,6 +15,8 @@ if TYPE_CHECKING:
 NOTE_LABELS = {
     "repeat": "exact repeats merged",
     "author-merge": "author spellings merged",
+    "author-variant": "author name variants merged as one person",
+    "author-maybe": "author name variants left apart for want of evidence",
     "slug": "slug collisions resolved",
 }
 

@@ -19,6 +19,7 @@ from ..diagnostics import Diagnostics
 from ..text.plain import plain_text
 from .records import Entry, Paper, Session
 from .slugs import slug_suffix
+from .urls import LISTING_SLUGS
 
 ABSTRACT_KEY_LENGTH = 400
 
@@ -182,9 +183,11 @@ def merge_group(paper_id: str, entries: list[Entry], diagnostics: Diagnostics) -
     )
     picked = {name: pick(name, distinct, diagnostics) for name in single}
     placed: dict[Session, tuple[int, int]] = {}
+    rooms: dict[Session, str | None] = {}
     for e in distinct:
         if e.session is not None:
             placed.setdefault(e.session, (e.source_index, e.loc.line or 0))
+            rooms[e.session] = rooms.get(e.session) or e.room
     authors = picked.pop("authors") or ()
     return Paper(
         id=paper_id,
@@ -195,6 +198,7 @@ def merge_group(paper_id: str, entries: list[Entry], diagnostics: Diagnostics) -
         awards=_union(award for e in distinct for award in e.awards),
         sessions=tuple(placed),
         session_order=tuple(placed.values()),
+        session_rooms=tuple(rooms[session] for session in placed),
         sources=tuple(e.loc for e in entries),
         **picked,
     )
@@ -221,7 +225,7 @@ def assign_ids(
     ids: dict[GroupKey, str] = {}
     for slug, keys in claimed.items():
         for key in keys:
-            collides = len(keys) > 1 or key[0] == "untitled"
+            collides = len(keys) > 1 or key[0] == "untitled" or slug in LISTING_SLUGS
             ids[key] = f"{slug}-{slug_suffix(KEY_SEPARATOR.join(key))}" if collides else slug
         if len(keys) > 1:
             where = ", ".join(str(groups[key][0].loc) for key in keys)

@@ -9,9 +9,10 @@ from ..config import SiteConfig
 from ..diagnostics import ConfsiteError, Diagnostics
 from ..readers.base import fields_stated
 from ..readers.sources import SourceReading
+from .authors import AuthorOverrides
 from .merge import merge_entries
 from .normalize import make_entry
-from .overrides import apply_overrides, load_overrides
+from .overrides import apply_overrides, author_overrides, load_overrides
 from .records import Entry, Paper
 
 DEFAULT_OVERRIDES = "overrides.yaml"
@@ -25,6 +26,12 @@ def overrides_path(config: SiteConfig) -> tuple[Path, str] | None:
         return path, config.overrides
     default = config.resolve(DEFAULT_OVERRIDES)
     return (default, DEFAULT_OVERRIDES) if default.exists() else None
+
+
+def load_author_overrides(config: SiteConfig) -> AuthorOverrides:
+    """What the overrides file says of authors (read again after merging: it is small)."""
+    overrides = overrides_path(config)
+    return author_overrides(load_overrides(*overrides) if overrides else None)
 
 
 def report_gaps(papers: list[Paper], reads: list[SourceReading], diagnostics: Diagnostics) -> None:

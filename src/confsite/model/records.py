@@ -65,6 +65,9 @@ class Paper:
     sessions: tuple[Session, ...]
     # Where the paper stands in each of its sessions: (source index, line), parallel to sessions.
     session_order: tuple[tuple[int, int], ...]
+    # The room a source gives the paper in each of its sessions, parallel to sessions: a room
+    # holds for a session, not for the paper (a 2024 room is no fact of a trending list).
+    session_rooms: tuple[str | None, ...]
     room: str | None
     conference: str | None
     year: int | None
@@ -73,3 +76,6 @@ class Paper:
     @property
     def loc(self) -> SourceLoc:
         return self.sources[0]
+
+    def room_in(self, session: Session) -> str | None:
+        return self.session_rooms[self.sessions.index(session)]

@@ -12,7 +12,7 @@ from functools import cached_property
 
 from ..config import SiteConfig
 from ..diagnostics import Diagnostics
-from .authors import Author, build_authors
+from .authors import NO_OVERRIDES, Author, AuthorOverrides, build_authors
 from .content import ContentPage
 from .records import Paper, Session
 from .slugs import unique_slugs
@@ -36,8 +36,11 @@ class SessionGroup:
         return session_url(self.slug)
 
     @property
-    def rooms(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(p.room for p in self.papers if p.room))
+    def room(self) -> str | None:
+        """The room of every paper in this session, when they share one; else none is a fact
+        of the session."""
+        rooms = {p.room_in(self.session) for p in self.papers}
+        return rooms.pop() if len(rooms) == 1 else None
 
 
 @dataclass(frozen=True)
@@ -148,6 +151,7 @@ def build_site(
     content_pages: tuple[ContentPage, ...],
     base_url: str | None,
     diagnostics: Diagnostics,
+    author_overrides: AuthorOverrides = NO_OVERRIDES,
 ) -> Site:
     """The site model. Related papers are not part of it: they take the longest to compute,
     so pages that do not show them render meanwhile (see render/corpus.py)."""
@@ -158,7 +162,7 @@ def build_site(
         papers=ordered,
         collections=_collections(ordered, groups),
         sessions=tuple(groups),
-        authors=build_authors(ordered, diagnostics),
+        authors=build_authors(ordered, diagnostics, author_overrides),
         content_pages=content_pages,
         base_url=base_url,
     )

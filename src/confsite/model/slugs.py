@@ -27,14 +27,17 @@ def slug_suffix(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:6]
 
 
-def unique_slugs(labels: dict[K, str], fallback: str, max_length: int) -> dict[K, str]:
-    """Slug of each label; labels whose slugs collide all get a hash of their key appended, so
-    a slug never depends on the order of the others."""
+def unique_slugs(
+    labels: dict[K, str], fallback: str, max_length: int, reserved: frozenset[str] = frozenset()
+) -> dict[K, str]:
+    """Slug of each label; labels whose slugs collide (with each other or a `reserved` name)
+    all get a hash of their key appended, so a slug never depends on the order of the others."""
     base = {
         key: slugify(label, max_length=max_length, word_boundary=True) or fallback
         for key, label in labels.items()
     }
     counts = Counter(base.values())
+    counts.update(reserved)
     return {
         key: slug if counts[slug] == 1 else f"{slug}-{slug_suffix(repr(key))}"
         for key, slug in base.items()

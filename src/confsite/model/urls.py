@@ -21,6 +21,23 @@ RESERVED_SLUGS = frozenset(
 )
 
 
+# A long listing's later pages sit in its folder (`sessions/x/page/2/`), and the author index's
+# letters in `authors/letter/b/`: a paper id or author slug beside them must not take these.
+PAGE = "page"
+LETTER = "letter"
+LISTING_SLUGS = frozenset([PAGE, LETTER])
+
+
+def paged_url(url: str, number: int) -> str:
+    """Page `number` (from 1) of the listing at `url`; page 1 is the listing's own URL."""
+    return url if number == 1 else f"{url}{PAGE}/{number}/"
+
+
+def author_letter_url(letter_slug: str, first: bool) -> str:
+    """The author index's page of one letter; the first letter is the index itself."""
+    return AUTHORS if first else f"{AUTHORS}{LETTER}/{letter_slug}/"
+
+
 def paper_url(paper_id: str) -> str:
     """A paper's page; the id is stable, so is the URL."""
     return f"{ALL_PAPERS}{paper_id}/"

@@ -29,6 +29,7 @@ PARTIAL_MACROS = (
     ("partials/paper_card.html", "paper_title"),
     ("partials/authors.html", "author_list"),
     ("partials/badges.html", "badges"),
+    ("partials/pager.html", "page_list"),
 )
 
 

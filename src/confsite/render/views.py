@@ -6,7 +6,7 @@ presentation code.
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
@@ -14,7 +14,7 @@ from typing import Any
 
 from ..cache.page_keys import Digested, context_digest
 from ..model import urls
-from ..model.authors import Author, index_letter
+from ..model.authors import Author, display_case, index_letter, person_order, sort_key
 from ..model.content import ContentPage
 from ..model.records import Paper, Session
 from ..model.site import Collection, SessionGroup, Site, collection_label
@@ -26,6 +26,13 @@ CARD_CACHE_LIMIT = 20_000
 # A listing names at most this many authors of a paper; its own page names them all. Without a
 # cap, each of a paper's N authors has a page listing all N: a site grows with N squared.
 LISTED_AUTHORS = 50
+# Long listings are split into pages so that a page stays light on a phone (under 300 KB and
+# 4,000 elements): in the seeds a card with its abstract is about 2.1 KB and 21 elements, a
+# line of the papers index 270 B and 3 elements, an author index entry 150 B and 4 elements.
+CARDS_PER_PAGE = 100
+LINES_PER_PAGE = 500
+AUTHORS_PER_PAGE = 600
+PAGER_WINDOW = 2  # page numbers listed on either side of the current one
 
 
 @dataclass(frozen=True)
@@ -47,6 +54,49 @@ class Page:
 
 def root_for(path: str) -> str:
     return "../" * path.count("/")
+
+
+def page_count(items: int, per_page: int) -> int:
+    return max(1, -(-items // per_page))
+
+
+def pager(url: str, number: int, count: int) -> dict[str, Any] | None:
+    """The page list of page `number` of a listing at `url` split into `count` pages: plain
+    links (first, last, and a window around the current page), previous and next."""
+    if count == 1:
+        return None
+    window = range(max(1, number - PAGER_WINDOW), min(count, number + PAGER_WINDOW) + 1)
+    items: list[dict[str, Any]] = []
+    for n in sorted({1, count, *window}):
+        if items and n > items[-1]["number"] + 1:
+            items.append({"number": n - 1, "gap": True})
+        items.append(
+            {"number": n, "url": urls.paged_url(url, n), "current": n == number, "gap": False}
+        )
+    return {
+        "number": number,
+        "count": count,
+        "prev": urls.paged_url(url, number - 1) if number > 1 else None,
+        "next": urls.paged_url(url, number + 1) if number < count else None,
+        "items": items,
+    }
+
+
+def other_spellings(author: Author) -> list[str]:
+    """The spellings an author's name is also found in, leaving out those that differ from the
+    shown name by case alone (a scrape's "AJAY JAISWAL" is no other spelling of Ajay Jaiswal)."""
+    shown = {author.name}
+    others = []
+    for spelling in author.spellings:
+        written = display_case(person_order(spelling))
+        if written not in shown:
+            shown.add(written)
+            others.append(written)
+    return others
+
+
+def paged_title(title: str, paging: dict[str, Any] | None) -> str:
+    return f"{title} (page {paging['number']} of {paging['count']})" if paging else title
 
 
 class Card(dict, Digested):
@@ -165,15 +215,20 @@ class Views:
         when called, so that worker processes build only the contexts of the pages they
         render. Paper pages (see `papers_in_order`) come after, once related papers exist."""
         site = self.site
-        makers: list[Callable[[], Page]] = [
-            self.all_papers,
-            self.home,
-            self.authors_index,
-            self.not_found,
-            self.search,
+        makers: list[Callable[[], Page]] = [self.home, self.not_found, self.search]
+        lines = page_count(len(site.papers), LINES_PER_PAGE)
+        makers += [partial(self.all_papers, n) for n in range(1, lines + 1)]
+        makers += [
+            partial(self.authors_index, index, n)
+            for index, (_, members) in enumerate(self._letters)
+            for n in range(1, page_count(len(members), AUTHORS_PER_PAGE) + 1)
         ]
         makers += [partial(self.collection, c) for c in site.collections]
-        makers += [partial(self.session, g) for g in site.sessions]
+        makers += [
+            partial(self.session, g, n)
+            for g in site.sessions
+            for n in range(1, page_count(len(g.papers), CARDS_PER_PAGE) + 1)
+        ]
         makers += [partial(self.author, a) for a in site.authors]
         makers += [partial(self.content, c) for c in site.content_pages]
         return makers
@@ -213,28 +268,60 @@ class Views:
         )
         return Page(urls.page_path(urls.HOME), "index.html", context)
 
-    def all_papers(self) -> Page:
-        path = urls.page_path(urls.ALL_PAPERS)
-        groups = [
+    @cached_property
+    def _paper_lines(self) -> list[tuple[Collection, Card]]:
+        """The all-papers listing: by collection, then by title."""
+        lines = []
+        for c in self.site.collections:
+            cards = sorted(
+                (self.card(p, brief=True) for p in c.papers),
+                key=lambda card: card["title_text"].casefold(),
+            )
+            lines += [(c, card) for card in cards]
+        return lines
+
+    def all_papers(self, number: int = 1) -> Page:
+        url = urls.paged_url(urls.ALL_PAPERS, number)
+        path = urls.page_path(url)
+        lines = self._paper_lines
+        paging = pager(urls.ALL_PAPERS, number, page_count(len(lines), LINES_PER_PAGE))
+        start = (number - 1) * LINES_PER_PAGE
+        starts: dict[str, int] = {}  # the page each collection starts on, for the contents
+        for index, (c, _) in enumerate(lines):
+            starts.setdefault(c.slug, index // LINES_PER_PAGE + 1)
+        groups: list[dict[str, Any]] = []
+        for c, card in lines[start : start + LINES_PER_PAGE]:
+            if not groups or groups[-1]["slug"] != c.slug:
+                groups.append(
+                    {
+                        "label": c.label,
+                        "url": c.url,
+                        "slug": c.slug,
+                        "count": len(c.papers),
+                        "continued": starts[c.slug] < number,
+                        "papers": [],
+                    }
+                )
+            groups[-1]["papers"].append(card)
+        contents = [
             {
                 "label": c.label,
-                "url": c.url,
                 "slug": c.slug,
-                "papers": sorted(
-                    (self.card(p, brief=True) for p in c.papers),
-                    key=lambda card: card["title_text"].casefold(),
-                ),
+                "url": urls.paged_url(urls.ALL_PAPERS, starts[c.slug]),
             }
             for c in self.site.collections
+            if c.slug in starts
         ]
-        context = self.base(path, "All papers", urls.ALL_PAPERS)
-        context.update(groups=groups, paper_count=len(self.site.papers))
+        context = self.base(path, paged_title("All papers", paging), url)
+        context.update(
+            groups=groups, contents=contents, paper_count=len(self.site.papers), pager=paging
+        )
         return Page(path, "papers.html", context)
 
     def collection(self, collection: Collection) -> Page:
         path = urls.page_path(collection.url)
         sessions = [
-            {"label": g.label, "url": g.url, "count": len(g.papers), "rooms": g.rooms}
+            {"label": g.label, "url": g.url, "count": len(g.papers), "room": g.room}
             for g in collection.sessions
         ]
         unsessioned = [self.card(p) for p in collection.papers if not p.sessions]
@@ -252,14 +339,18 @@ class Views:
         )
         return Page(path, "collection.html", context)
 
-    def session(self, group: SessionGroup) -> Page:
-        path = urls.page_path(group.url)
+    def session(self, group: SessionGroup, number: int = 1) -> Page:
+        url = urls.paged_url(group.url, number)
+        path = urls.page_path(url)
         collection = self.site.collection_of[(group.session.conference, group.session.year)]
-        title = f"{group.label} · {collection.label}"
+        paging = pager(group.url, number, page_count(len(group.papers), CARDS_PER_PAGE))
+        start = (number - 1) * CARDS_PER_PAGE
+        shown = group.papers[start : start + CARDS_PER_PAGE]
+        title = paged_title(f"{group.label} · {collection.label}", paging)
         context = self.base(
             path,
             title,
-            group.url,
+            url,
             f"{len(group.papers)} papers in {group.label}, {collection.label}",
         )
         context.update(
@@ -267,8 +358,11 @@ class Views:
             collection={"label": collection.label, "url": collection.url},
             conference=group.session.conference,
             year=group.session.year,
-            rooms=group.rooms,
-            papers=[self.card(p) for p in group.papers],
+            room=group.room,
+            papers=[self.card(p) for p in shown],
+            paper_count=len(group.papers),
+            first=start + 1,
+            pager=paging,
         )
         return Page(path, "session.html", context)
 
@@ -282,9 +376,10 @@ class Views:
             result.append(
                 {
                     "session": group.label,
-                    "url": group.url,
+                    "url": urls.paged_url(group.url, index // CARDS_PER_PAGE + 1),
                     "position": index + 1,
                     "count": len(group.papers),
+                    "room": paper.room_in(session),
                     "previous": self.card(previous, brief=True) if previous else None,
                     "next": self.card(following, brief=True) if following else None,
                 }
@@ -305,7 +400,7 @@ class Views:
                 "url": site.collection_of[(paper.conference, paper.year)].url,
             },
             year=paper.year,
-            room=paper.room,
+            room=None if paper.sessions else paper.room,  # else beside each session
             neighbours=self.neighbours(paper),
             related=[
                 self.card(site.paper_by_id[i], brief=True) for i in self.related.get(paper.id, ())
@@ -314,35 +409,91 @@ class Views:
         details = partial(paper_details, paper, site.title, site.absolute(url))
         return Page(path, "paper.html", context, details)
 
-    def authors_index(self) -> Page:
-        path = urls.page_path(urls.AUTHORS)
-        letters: dict[str, list[dict[str, Any]]] = {}
+    @cached_property
+    def _letters(self) -> list[tuple[str, list[Author]]]:
+        """The author index's letters, A to Z then '#', each with its authors."""
+        letters: dict[str, list[Author]] = {}
         for author in self.site.authors:
-            letters.setdefault(index_letter(author.name), []).append(
-                {
-                    "name": author.name,
-                    "url": urls.author_url(author.slug),
-                    "count": len(author.paper_ids),
-                }
-            )
-        ordered = sorted(letters.items(), key=lambda item: (item[0] == "#", item[0]))
-        context = self.base(path, "Authors", urls.AUTHORS, f"{len(self.site.authors)} authors")
+            letters.setdefault(index_letter(author.name), []).append(author)
+        return sorted(letters.items(), key=lambda item: (item[0] == "#", item[0]))
+
+    def _letter_url(self, index: int) -> str:
+        letter = self._letters[index][0]
+        return urls.author_letter_url("other" if letter == "#" else letter.lower(), index == 0)
+
+    def authors_index(self, index: int = 0, number: int = 1) -> Page:
+        """One letter of the author index (a page each, the first at `authors/`): a page of
+        every author took seconds to lay out on a phone."""
+        letter, members = self._letters[index]
+        letter_url = self._letter_url(index)
+        url = urls.paged_url(letter_url, number)
+        path = urls.page_path(url)
+        paging = pager(letter_url, number, page_count(len(members), AUTHORS_PER_PAGE))
+        start = (number - 1) * AUTHORS_PER_PAGE
+        authors = [
+            {
+                "name": author.name,
+                "url": urls.author_url(author.slug),
+                "count": len(author.paper_ids),
+            }
+            for author in members[start : start + AUTHORS_PER_PAGE]
+        ]
+        letters = [
+            {"letter": other, "url": self._letter_url(i), "current": i == index}
+            for i, (other, _) in enumerate(self._letters)
+        ]
+        title = "Authors" if index == 0 and number == 1 else f"Authors: {letter}"
+        context = self.base(
+            path, paged_title(title, paging), url, f"{len(self.site.authors)} authors"
+        )
         context.update(
-            letters=[{"letter": k, "authors": v} for k, v in ordered],
+            letter=letter,
+            letters=letters,
+            authors=authors,
             author_count=len(self.site.authors),
+            pager=paging,
         )
         return Page(path, "authors.html", context)
 
     def author(self, author: Author) -> Page:
+        """An author's papers by year and venue, newest first, and their co-authors with the
+        number of papers shared (as the ACL Anthology's author pages show them)."""
         url = urls.author_url(author.slug)
         path = urls.page_path(url)
-        papers = [self.card(self.site.paper_by_id[i], brief=True) for i in author.paper_ids]
-        papers.sort(key=lambda card: (card["collection"], card["title_text"].casefold()))
+        site = self.site
+        papers = [site.paper_by_id[i] for i in author.paper_ids]
+        groups: dict[tuple[str | None, int | None], list[Card]] = {}
+        for paper in papers:
+            groups.setdefault((paper.conference, paper.year), []).append(
+                self.card(paper, brief=True)
+            )
+        ordered = sorted(groups.items(), key=lambda item: (-(item[0][1] or 0), item[0][0] or ""))
+        shared: Counter[str] = Counter()  # papers shared, per co-author
+        by_key: dict[str, Author] = {}
+        for paper in papers:
+            for other in {site.author_by_name[name] for name in paper.authors} - {author}:
+                by_key[other.key] = other
+                shared[other.key] += 1
+        coauthors = [
+            {"name": by_key[key].name, "url": urls.author_url(by_key[key].slug), "count": count}
+            for key, count in sorted(
+                shared.items(), key=lambda item: (-item[1], sort_key(by_key[item[0]].name))
+            )
+        ]
         context = self.base(path, author.name, url, f"Papers by {author.name}")
         context.update(
             author=author.name,
-            other_spellings=[s for s in author.spellings if s != author.name],
-            papers=papers,
+            other_spellings=other_spellings(author),
+            paper_count=len(papers),
+            groups=[
+                {
+                    "label": collection_label(*key),
+                    "slug": site.collection_of[key].slug,
+                    "papers": sorted(cards, key=lambda card: card["title_text"].casefold()),
+                }
+                for key, cards in ordered
+            ],
+            coauthors=coauthors,
         )
         return Page(path, "author.html", context)
 

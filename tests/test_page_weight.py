@@ -1,0 +1,169 @@
+"""Light pages (issue 18): no HTML page of the seeds site over 300 KB or 4,000 elements; long
+listings split into pages reached by plain links, every paper and author still listed once."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path, PurePosixPath
+from urllib.parse import urljoin
+
+import lxml.html
+import pytest
+from bs4 import BeautifulSoup
+
+from confsite.pipeline import BuildResult
+
+MAX_BYTES = 300_000
+MAX_ELEMENTS = 4_000
+
+
+@pytest.fixture(scope="module")
+def site(seeds_build: BuildResult) -> Path:
+    return seeds_build.out_dir
+
+
+def element_count(data: bytes) -> int:
+    """Elements as a browser's parser builds them (lxml's HTML parser), not a regex count."""
+    return sum(1 for _ in lxml.html.document_fromstring(data).iter(lxml.etree.Element))
+
+
+def test_element_count_counts_elements() -> None:
+    # html, head, title, body, p, b, p
+    assert element_count(b"<!DOCTYPE html><title>x</title><p>a<b>b</b><p>c") == 7
+
+
+def test_no_page_is_heavy(site: Path) -> None:
+    heavy = []
+    for page in site.rglob("*.html"):
+        data = page.read_bytes()
+        if len(data) > MAX_BYTES or element_count(data) > MAX_ELEMENTS:
+            heavy.append((str(page.relative_to(site)), len(data), element_count(data)))
+    assert not heavy
+
+
+def soup(site: Path, url: str) -> BeautifulSoup:
+    path = site / url / "index.html" if url.endswith("/") or not url else site / url
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "lxml")
+
+
+def walk_pages(site: Path, first: str) -> list[tuple[str, BeautifulSoup]]:
+    """A listing's pages, found by following its rel=next links in the page list from the
+    first one; each page's rel=prev must lead back."""
+    pages = [(first, soup(site, first))]
+    while (link := pages[-1][1].select_one('nav.pagination a[rel="next"]')) is not None:
+        url = urljoin(pages[-1][0], link["href"]).removesuffix("index.html")
+        page = soup(site, url)
+        back = page.select_one('nav.pagination a[rel="prev"]')
+        assert urljoin(url, back["href"]).removesuffix("index.html") == pages[-1][0]
+        assert page.select_one('head link[rel="prev"]') is not None
+        pages.append((url, page))
+        assert len(pages) < 100
+    return pages
+
+
+def paper_ids(page: BeautifulSoup) -> list[str]:
+    return [PurePosixPath(a["href"]).parent.name for a in page.select(".paper-title a")]
+
+
+def test_long_session_is_split_and_every_paper_listed_once(site: Path) -> None:
+    # 860 papers in the 2021 list (counted in seeds/iclr2021-accepted-papers.txt).
+    pages = walk_pages(site, "sessions/iclr-2021-accepted-papers/")
+    assert len(pages) > 1
+    assert pages[1][0] == "sessions/iclr-2021-accepted-papers/page/2/"
+    ids = [i for _, page in pages for i in paper_ids(page)]
+    assert len(ids) == len(set(ids)) == 860
+    for number, (_, page) in enumerate(pages, 1):
+        current = page.select_one('nav.pagination [aria-current="page"]')
+        assert current.get_text(strip=True) == str(number)
+        assert page.find("h1").get_text(strip=True) == "Accepted papers"
+        assert f"page {number} of {len(pages)}" in page.title.get_text()
+
+
+def test_page_list_links_first_last_and_neighbours(site: Path) -> None:
+    pages = walk_pages(site, "sessions/iclr-2021-accepted-papers/")
+    urls = [url for url, _ in pages]
+    for index, (url, page) in enumerate(pages):
+        links = page.select_one("nav.pagination").select("a")
+        targets = {urljoin(url, a["href"]).removesuffix("index.html") for a in links}
+        assert {urls[0], urls[-1], *urls[max(0, index - 1) : index + 2]} <= targets
+
+
+def test_all_papers_listing_names_every_paper_once_per_collection(
+    site: Path, papers_json: list[dict]
+) -> None:
+    pages = walk_pages(site, "papers/")
+    assert len(pages) > 1
+    listed = Counter(
+        (section.h2["id"], PurePosixPath(a["href"]).parent.name)
+        for _, page in pages
+        for section in page.select("main section")
+        for a in section.select("ul.paper-lines > li > a")
+    )
+    assert max(listed.values()) == 1
+    assert {paper_id for _, paper_id in listed} == {paper["id"] for paper in papers_json}
+
+
+def test_author_index_is_split_by_letter_and_lists_every_author_once(
+    site: Path, seeds_build: BuildResult
+) -> None:
+    first = soup(site, "authors/")
+    letters = first.select("nav.letters a")
+    urls = ["authors/"] + [
+        urljoin("authors/", a["href"]).removesuffix("index.html")
+        for a in letters
+        if a.get("aria-current") != "page"
+    ]
+    assert "authors/letter/b/" in urls
+    names = []
+    for url in urls:
+        for _, page in walk_pages(site, url):
+            names += [a["href"] for a in page.select(".author-index a")]
+    assert len(names) == len(set(names)) == seeds_build.authors
+
+
+def test_paged_url_and_reserved_slugs() -> None:
+    from confsite.model import urls
+    from confsite.model.slugs import unique_slugs
+
+    assert urls.paged_url("sessions/x/", 1) == "sessions/x/"
+    assert urls.paged_url("sessions/x/", 2) == "sessions/x/page/2/"
+    # An author called "Page" or "Letter" must not take the folder of the index's pages.
+    slugs = unique_slugs({1: "Page", 2: "Letter", 3: "Ann Page"}, "author", 60, urls.LISTING_SLUGS)
+    assert slugs[1].startswith("page-") and slugs[2].startswith("letter-")
+    assert slugs[3] == "ann-page"
+
+
+def test_a_paper_titled_page_does_not_take_the_listing_folder() -> None:
+    from confsite.model.merge import assign_ids
+
+    ids = assign_ids({("title", "page"): [_entry("Page")]}, _diagnostics())
+    assert ids[("title", "page")].startswith("page-")
+
+
+def test_page_list_window() -> None:
+    from confsite.render.views import pager
+
+    assert pager("s/", 1, 1) is None
+    numbers = [i["number"] if not i["gap"] else "…" for i in pager("s/", 9, 18)["items"]]
+    assert numbers == [1, "…", 7, 8, 9, 10, 11, "…", 18]
+    first = pager("s/", 1, 3)
+    assert (first["prev"], first["next"]) == (None, "s/page/2/")
+
+
+def _diagnostics():
+    from confsite.diagnostics import Diagnostics
+
+    return Diagnostics()
+
+
+def _entry(title: str):
+    from confsite.diagnostics import SourceLoc
+    from confsite.model.records import Entry
+    from confsite.model.slugs import title_slug
+
+    return Entry(
+        loc=SourceLoc("dump.txt", 1), source_index=0, title=title, authors=(), affiliations=(),
+        abstract=None, links=(), keywords=(), presentation=None, decision=None, attendance=None,
+        awards=(), session=None, room=None, conference=None, year=None,
+        title_slug=title_slug(title),
+    )  # fmt: skip

@@ -1,0 +1,83 @@
+"""Facts shown where they hold: a session's room only when it is the room of its papers in that
+session, and a paper's room beside the session it holds for (issue 18)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from confsite.pipeline import BuildResult
+
+
+def facts_of(page: Path) -> dict[str, list[str]]:
+    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "lxml")
+    facts: dict[str, list[str]] = {}
+    for row in soup.select("main dl.facts > div"):
+        facts.setdefault(row.dt.get_text(strip=True), []).append(row.dd.get_text(" ", strip=True))
+    return facts
+
+
+@pytest.fixture(scope="module")
+def site(seeds_build: BuildResult) -> Path:
+    return seeds_build.out_dir
+
+
+def test_trending_session_states_no_room(site: Path) -> None:
+    # Read by hand: trending-papers.txt names no room, and site.yaml gives "Halle B" only to
+    # iclr2024-poster-session-3.txt; five trending papers are also in that 2024 session.
+    facts = facts_of(site / "sessions" / "other-papers-trending-papers" / "index.html")
+    assert "Room" not in facts
+    assert facts_of(site / "sessions" / "iclr-2024-poster-session-3" / "index.html")["Room"] == [
+        "Halle B"
+    ]
+
+
+def test_collection_lists_no_room_for_the_trending_session(site: Path) -> None:
+    soup = BeautifulSoup(
+        (site / "collections" / "other-papers" / "index.html").read_text(encoding="utf-8"), "lxml"
+    )
+    assert "Halle B" not in soup.select_one(".session-table").get_text()
+
+
+def test_a_paper_in_two_sessions_has_its_room_beside_the_2024_session_only(
+    site: Path, seeds_build: BuildResult
+) -> None:
+    both = [
+        p
+        for p in seeds_build.papers
+        if {s.name for s in p.sessions} == {"Poster Session 3", "Trending papers"}
+        and any(s.year == 2024 for s in p.sessions)
+    ]
+    assert len(both) == 5  # counted by hand in the two dumps
+    for paper in both:
+        facts = facts_of(site / "papers" / paper.id / "index.html")
+        sessions = facts["Session"]
+        assert len(sessions) == 2
+        in_2024 = next(s for s in sessions if "Poster Session 3" in s)
+        trending = next(s for s in sessions if "Trending papers" in s)
+        assert "Halle B" in in_2024 and "Halle B" not in trending
+        assert "Room" not in facts  # no paper-wide room beside the sessions
+
+
+def test_an_overridden_room_holds_in_every_session(tmp_path: Path) -> None:
+    from confsite.diagnostics import SourceLoc
+    from confsite.model.overrides import apply_overrides
+    from confsite.model.records import Paper, Session
+    from confsite.yamlfile import load_yaml
+
+    a, b = Session("ICLR", 2024, "Poster 3"), Session("ICLR", 2024, "Oral 1")
+    paper = Paper(
+        id="p", title="P", authors=(), affiliations=(), abstract=None, links=(), keywords=(),
+        presentation=None, decision=None, attendance=None, awards=(), sessions=(a,),
+        session_order=((0, 1),), session_rooms=("Halle B",), room="Halle B", conference="ICLR",
+        year=2024, sources=(SourceLoc("dump.txt", 1),),
+    )  # fmt: skip
+    overrides = tmp_path / "overrides.yaml"
+    overrides.write_text("p:\n  sessions: [Poster 3, Oral 1]\n", encoding="utf-8")
+    (moved,) = apply_overrides(load_yaml(overrides, "overrides.yaml"), [paper])
+    assert (moved.room_in(a), moved.room_in(b)) == ("Halle B", None)
+    overrides.write_text("p:\n  sessions: [Poster 3, Oral 1]\n  room: Room 7\n", encoding="utf-8")
+    (moved,) = apply_overrides(load_yaml(overrides, "overrides.yaml"), [paper])
+    assert (moved.room_in(a), moved.room_in(b)) == ("Room 7", "Room 7")

@@ -10,12 +10,15 @@ from markupsafe import Markup
 
 from ..model.records import Paper
 from ..model.site import collection_label
+from ..model.urls import paper_ris_url
 from ..text.plain import plain_text, shorten
-from .citation import bibtex_entry
+from .citation import Citation, bibtex_entry, booktitle
 from .labels import title_text
 
 
-def paper_details(paper: Paper, site_title: str, absolute_url: str) -> dict[str, Any]:
+def paper_details(
+    paper: Paper, site_title: str, absolute_url: str, citation: Citation
+) -> dict[str, Any]:
     """What a paper's page shows of it beyond its card: description, citation, metadata and
     sources, made from these arguments alone (see `Page.deferred`)."""
     description = shorten(plain_text(paper.abstract), 300) if paper.abstract else ""
@@ -32,14 +35,16 @@ def paper_details(paper: Paper, site_title: str, absolute_url: str) -> dict[str,
         ],
         "links": [{"kind": link.kind, "url": link.url} for link in paper.links],
         "keywords": list(paper.keywords),
-        "bibtex": bibtex_entry(paper, absolute_url, with_abstract=False),
-        "meta": paper_meta(paper, site_title, absolute_url, description),
+        "bibtex": bibtex_entry(paper, citation, with_abstract=False),
+        "ris_url": paper_ris_url(paper.id, citation.key),
+        "cite_key": citation.key,
+        "meta": paper_meta(paper, site_title, absolute_url, description, citation),
         "json_ld": json_for_script(json_ld(paper, absolute_url, description)),
     }
 
 
 def paper_meta(
-    paper: Paper, site_title: str, absolute_url: str, description: str
+    paper: Paper, site_title: str, absolute_url: str, description: str, citation: Citation
 ) -> list[tuple[str, str, str]]:
     """(attribute, name, content) triples for Highwire citation_* and OpenGraph tags."""
     title = title_text(paper)
@@ -50,9 +55,8 @@ def paper_meta(
     if paper.year:
         meta.append(("name", "citation_publication_date", str(paper.year)))
     if paper.conference:
-        meta.append(
-            ("name", "citation_conference_title", collection_label(paper.conference, paper.year))
-        )
+        venue = booktitle(paper, citation.proceedings) or ""
+        meta.append(("name", "citation_conference_title", venue))
     if paper.abstract:
         meta.append(("name", "citation_abstract", plain_text(paper.abstract)))
     meta += [

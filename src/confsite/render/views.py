@@ -19,6 +19,7 @@ from ..model.content import ContentPage
 from ..model.records import Paper, Session
 from ..model.site import Collection, SessionGroup, Site, collection_label
 from ..text.rich import render_abstract, render_rich_line
+from .citation import citation_of
 from .labels import badges, title_text
 from .metadata import paper_details
 
@@ -311,7 +312,9 @@ class Views:
                 self.card(site.paper_by_id[i], brief=True) for i in self.related.get(paper.id, ())
             ],
         )
-        details = partial(paper_details, paper, site.title, site.absolute(url))
+        details = partial(
+            paper_details, paper, site.title, site.absolute(url), citation_of(site, paper)
+        )
         return Page(path, "paper.html", context, details)
 
     def authors_index(self) -> Page:

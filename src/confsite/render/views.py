@@ -20,7 +20,7 @@ from ..model.records import Paper, Session
 from ..model.site import Collection, SessionGroup, Site, collection_label
 from ..text.rich import render_abstract, render_rich_line
 from .citation import citation_of
-from .labels import badges, title_text
+from .labels import badges, stand_in, title_text
 from .metadata import paper_details
 
 CARD_CACHE_LIMIT = 20_000
@@ -151,6 +151,7 @@ class Views:
             "id": paper.id,
             "url": urls.paper_url(paper.id),
             "title_text": title_text(paper),
+            "stand_in": stand_in(paper),
             "authors": authors,
             "listed_authors": authors[:LISTED_AUTHORS],
             "more_authors": max(0, len(paper.authors) - LISTED_AUTHORS),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import quote_plus
 
 from markupsafe import Markup
 
@@ -14,6 +15,33 @@ from ..model.urls import paper_ris_url
 from ..text.plain import plain_text, shorten
 from .citation import Citation, bibtex_entry, booktitle
 from .labels import title_text
+
+# Links that lead to the paper itself (see model/normalize.py's LINK_KINDS); code and videos
+# do not.
+READING_KINDS = ("Paper page", "OpenReview", "PDF", "arXiv", "DOI", "ACL Anthology", "PMLR")
+# Where a reader can look a paper up by its exact title: {} is the URL-encoded title.
+SEARCHES = (
+    ("OpenReview", "https://openreview.net/search?term={}&content=all&group=all&source=all"),
+    ("arXiv", "https://arxiv.org/search/?query={}&searchtype=title"),
+    ("Semantic Scholar", "https://www.semanticscholar.org/search?q={}"),
+    ("Google Scholar", "https://scholar.google.com/scholar?q={}"),
+)
+
+
+def reading_links(paper: Paper) -> list[dict[str, str]]:
+    """The links the dumps give to the paper itself, in the order of READING_KINDS."""
+    found = [link for link in paper.links if link.kind in READING_KINDS]
+    found.sort(key=lambda link: READING_KINDS.index(link.kind))
+    return [{"kind": link.kind, "url": link.url} for link in found]
+
+
+def search_links(paper: Paper) -> list[dict[str, str]]:
+    """Searches for the paper by its exact title, for a paper the dumps give no link to; none
+    for an untitled paper (there is nothing exact to search for)."""
+    if not paper.title or reading_links(paper):
+        return []
+    exact = quote_plus(f'"{plain_text(paper.title)}"')
+    return [{"kind": name, "url": url.format(exact)} for name, url in SEARCHES]
 
 
 def paper_details(
@@ -34,6 +62,7 @@ def paper_details(
             if affiliation
         ],
         "links": [{"kind": link.kind, "url": link.url} for link in paper.links],
+        "find_links": search_links(paper),
         "keywords": list(paper.keywords),
         "bibtex": bibtex_entry(paper, citation, with_abstract=False),
         "ris_url": paper_ris_url(paper.id, citation.key),

@@ -21,7 +21,7 @@ from ..model.site import Collection, SessionGroup, Site, collection_label
 from ..text.rich import render_abstract, render_rich_line
 from .citation import citation_of
 from .labels import badges, stand_in, title_text
-from .metadata import paper_details
+from .metadata import paper_details, reading_links
 
 CARD_CACHE_LIMIT = 20_000
 # A listing names at most this many authors of a paper; its own page names them all. Without a
@@ -152,6 +152,7 @@ class Views:
             "url": urls.paper_url(paper.id),
             "title_text": title_text(paper),
             "stand_in": stand_in(paper),
+            "reading_links": reading_links(paper),
             "authors": authors,
             "listed_authors": authors[:LISTED_AUTHORS],
             "more_authors": max(0, len(paper.authors) - LISTED_AUTHORS),

@@ -22,6 +22,7 @@ from ..text.rich import render_abstract, render_rich_line
 from .citation import citation_of
 from .labels import badges, stand_in, title_text
 from .metadata import paper_details, reading_links
+from .not_found import not_found_context
 
 CARD_CACHE_LIMIT = 20_000
 # A listing names at most this many authors of a paper; its own page names them all. Without a
@@ -363,8 +364,5 @@ class Views:
 
     def not_found(self) -> Page:
         context = self.base(urls.NOT_FOUND, "Page not found", urls.NOT_FOUND)
-        # Served at any depth, so relative links only work from the root; with a known
-        # base URL the page links absolutely instead.
-        context["base_href"] = self.site.base_url
-        context["canonical"] = None
+        context.update(not_found_context(self.site))  # served at any depth: see not_found.py
         return Page(urls.NOT_FOUND, "404.html", context)

@@ -140,3 +140,30 @@ def test_control_borders_have_3_to_1_contrast(
         found += [(path, selector, border, back, contrast(border, back)) for border, back in pairs]
     low = [item for item in found if item[-1] < 3]
     assert not low, low
+
+
+def test_back_over_file_reopens_the_abstracts_a_reader_opened(
+    new_context, site_build: BuildResult
+) -> None:
+    (session,) = [p for p in (site_build.out_dir / "sessions").rglob("index.html")
+                  if "poster-session-3" in str(p) and "2024" in str(p)]
+    page = new_context(viewport={"width": 1000, "height": 800}).new_page()
+    page.goto(session.as_uri())
+    abstracts = page.locator("details.abstract")
+    for index in (2, 5):
+        abstracts.nth(index).locator("summary").click()
+    page.locator(".paper-card").nth(6).scroll_into_view_if_needed()
+    scroll = page.evaluate("window.scrollY")
+    assert scroll > 0
+    page.locator(".paper-card .paper-title a").nth(6).click()
+    page.wait_for_url("**/papers/**")
+    page.go_back()
+    page.wait_for_load_state("load")
+    page.wait_for_function("document.querySelectorAll('details.abstract[open]').length > 0")
+    opened = page.evaluate(
+        "[...document.querySelectorAll('details.abstract')].flatMap((d, i) => d.open ? [i] : [])")
+    assert opened == [2, 5]
+    assert abs(page.evaluate("window.scrollY") - scroll) < 5
+    # a fresh visit starts with every abstract closed
+    page.goto(session.as_uri())
+    assert page.evaluate("document.querySelectorAll('details.abstract[open]').length") == 0

@@ -73,9 +73,11 @@ def test_math_spans(text: str, expected: list[str]) -> None:
         ('new ``words" in', "new \u201cwords\u201d in"),
         ("AdaGCN~footnote{Code at \\url{https://a.org}.}.",
          'AdaGCN (Code at <a href="https://a.org" rel="nofollow noopener">https://a.org</a>.).'),
-        ("( $\\text{\\textit{COCOA}}$ ) for", "( <em>COCOA</em> ) for"),
         ("x <b>&amp;</b>", "x &lt;b&gt;&amp;amp;&lt;/b&gt;"),
         ("$5 and $10", "$5 and $10"),
+        ("(Polyak-\\L ojasiewicz), valid \\LaTeX, 360\\textdegree{} (\\eg cats); \\ours",
+         "(Polyak-Łojasiewicz), valid LaTeX, 360° (e.g. cats); \\ours"),
+        ("a $\\text{\\texttt{Poincar\\'e probe}}$ x", "a Poincaré probe x"),
     ],
 )
 def test_text_markup_renders_as_text(text: str, html: str) -> None:
@@ -87,6 +89,15 @@ def test_formula_renders_as_mathml_with_its_doubled_escapes_undone() -> None:
     assert html.startswith("is exactly <math") and html.endswith("</math> if")
     assert "\\" not in html and "$" not in html
     assert "&#x0007B;" in html and "&#x0007D;" in html  # the braces are operators
+
+
+@pytest.mark.parametrize(
+    "text", ["( $\\text{\\textit{COCOA}}$ ) for", "DG $f\\text{\\texttt{low}}$ (x"]
+)
+def test_text_macros_inside_math_render_without_their_source(text: str) -> None:
+    html = str(render_rich_line(text))
+    assert "\\" not in html and "$" not in html and "class=\"tex\"" not in html
+    assert ("COCOA" in html) or ("low" in html)
 
 
 def test_the_reviews_page_keeps_its_sentences_out_of_math() -> None:

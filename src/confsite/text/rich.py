@@ -12,7 +12,7 @@ from functools import lru_cache
 from latex2mathml.converter import convert as latex_to_mathml
 from markupsafe import Markup, escape
 
-from .plain import math_spans, may_hold_tex
+from .plain import math_spans, may_hold_tex, plain_text
 
 TEXT_MACROS = {
     "textit": "em",
@@ -98,6 +98,20 @@ def render_math(tex: str, display: bool) -> Markup:
     return Markup(mathml)
 
 
+# TeX's named symbols, and the abbreviation macros of common conference styles (cvpr.sty's
+# \\eg, \\ie, \\etal), in prose: what they print.
+TEX_SYMBOLS = {
+    "LaTeX": "LaTeX", "TeX": "TeX", "textdegree": "°", "L": "Ł", "l": "ł", "o": "ø",
+    "O": "Ø", "ss": "ß", "ae": "æ", "AE": "Æ", "eg": "e.g.", "ie": "i.e.", "etal": "et al.",
+}
+# A letter macro takes the space after it ("\\L ojasiewicz"); a word macro leaves it ("\\eg x").
+LETTER_MACROS = ("L", "l", "o", "O", "ss", "ae", "AE")
+TEX_SYMBOL = re.compile(
+    r"\\(?:(" + "|".join(LETTER_MACROS) + r")(?![A-Za-z])(?:\{\}| )?"
+    r"|(" + "|".join(set(TEX_SYMBOLS) - set(LETTER_MACROS)) + r")(?![A-Za-z])(?:\{\})?)"
+)
+# "\\text{\\texttt{x}}": latex2mathml takes the inner macro only without the wrapper.
+NESTED_TEXT = re.compile(r"\\text\{(\\(?:texttt|textbf|textit|textsf|mathrm)\{[^{}]*\})\}")
 # Text set in math mode: "$\\text{\\textit{COCOA}}$", "$\\textbf{Name}$".
 TEXT_WRAPPER = re.compile(r"\\(?:text|mbox|mathrm)\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
 
@@ -107,6 +121,7 @@ def _render_formula(tex: str, display: bool) -> Markup:
     cannot take, is rendered as the text it is."""
     if "``" in tex:  # a TeX opening quote in a text macro; MathML shows it as two backticks
         tex = tex.replace("``", "\u201c")
+    tex = NESTED_TEXT.sub(r"\1", tex)
     rendered = render_math(tex, display)
     if not rendered.startswith('<span class="tex">'):
         return rendered
@@ -117,6 +132,9 @@ def _render_formula(tex: str, display: bool) -> Markup:
         as_text = _render_inline(text)
         if "\\" not in as_text and "{" not in as_text:
             return as_text
+        plain = plain_text(text)  # accents: "\\texttt{Poincar\\'e probe}"
+        if "\\" not in plain and "{" not in plain:
+            return escape(plain)
     return rendered
 
 
@@ -144,6 +162,16 @@ def _may_hold_inline_markup(text: str) -> bool:
 LINK_TOKENS = ("link_text", "autolink", "url_macro", "bare_url")
 
 
+def _prose(text: str) -> Markup:
+    """Escaped text, with TeX's named symbols printed."""
+    escaped = escape(text)
+    if "\\" not in text:
+        return escaped
+    return Markup(
+        TEX_SYMBOL.sub(lambda match: TEX_SYMBOLS[match.group(1) or match.group(2)], str(escaped))
+    )
+
+
 def _render_inline(text: str, in_link: bool = False) -> Markup:
     """`in_link`: inside a link's text, where another link cannot be (a Markdown link whose
     text is its own URL)."""
@@ -152,13 +180,13 @@ def _render_inline(text: str, in_link: bool = False) -> Markup:
     parts: list[Markup] = []
     position = 0
     for match in INLINE.finditer(text):
-        parts.append(escape(text[position : match.start()]))
+        parts.append(_prose(text[position : match.start()]))
         if in_link and any(match[name] is not None for name in LINK_TOKENS):
             parts.append(escape(match["link_text"] or match.group().strip("<>")))
         else:
             parts.append(_render_token(match))
         position = match.end()
-    parts.append(escape(text[position:]))
+    parts.append(_prose(text[position:]))
     return Markup("").join(parts)
 
 

@@ -227,7 +227,7 @@ def test_problems_are_one_line_each_grouped_by_kind_with_file_and_line(tmp_path:
     assert lines == [
         "config (1):",
         "  site.yaml:10: warning: colour: unknown key "
-        "(known: title, base_url, output, overrides, content, theme_dir, sources)",
+        "(known: title, base_url, output, overrides, content, theme_dir, proceedings, sources)",
         "untitled (1):",
         "  awards.txt:1: warning: paper by Dee Winner has no title; shown as untitled "
         "(set one in overrides.yaml under id 'untitled-dee-winner-045e0f')",

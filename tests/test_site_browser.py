@@ -249,7 +249,7 @@ def test_copy_bibtex_puts_it_on_the_clipboard(new_context, site_url: str) -> Non
     expect(page.locator(".citation .copy-status")).to_have_text("Copied.")
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied == page.locator("#bibtex").text_content()
-    assert copied.startswith("@inproceedings{mid-vision-feedback,\n  title = {Mid-Vision Feedback}")
+    assert copied.startswith("@inproceedings{maynord2023mid,\n  title = {Mid-Vision Feedback}")
 
 
 def test_copy_button_stays_hidden_without_javascript(new_context, site_url: str) -> None:

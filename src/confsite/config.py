@@ -53,6 +53,8 @@ class SiteConfig:
     overrides: str | None = None
     content: str = "content"
     theme_dir: str | None = None
+    # conference (as sources name it) -> the full name of its proceedings, for citations
+    proceedings: tuple[tuple[str, str], ...] = ()
 
     def resolve(self, relative: str) -> Path:
         return self.root / relative
@@ -112,6 +114,15 @@ def _field_names(value: Any) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((str(k), _text(v)) for k, v in value.items()))
 
 
+def _proceedings_names(value: Any) -> tuple[tuple[str, str], ...]:
+    if not isinstance(value, dict) or not value:
+        raise ValueError(
+            "expected a mapping of conferences to full names, e.g. "
+            "{ICLR: International Conference on Learning Representations}"
+        )
+    return tuple(sorted((_text(k), _text(v)) for k, v in value.items()))
+
+
 def _relative_path(value: Any) -> str:
     text = _text(value)
     if "\0" in text:
@@ -126,6 +137,7 @@ SITE_FIELDS: dict[str, Callable[[Any], Any]] = {
     "overrides": _optional(_relative_path),
     "content": _relative_path,
     "theme_dir": _optional(_relative_path),
+    "proceedings": _optional(_proceedings_names),
 }
 SOURCE_FIELDS: dict[str, Callable[[Any], Any]] = {
     "path": _relative_path,

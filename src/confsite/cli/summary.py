@@ -96,6 +96,14 @@ def print_summary(result: BuildResult, stream: TextIO) -> None:
         f"site: {result.pages:,} pages, {len(result.papers):,} papers, {result.authors:,} authors",
         file=stream,
     )
+    untitled = sum(1 for paper in result.papers if not paper.title)
+    if untitled:
+        print(
+            f"untitled: {untitled:,} paper{'s' if untitled != 1 else ''} without a title in the "
+            "dumps, shown with the first words of the abstract; add titles in overrides.yaml "
+            "(the untitled warnings name each id)",
+            file=stream,
+        )
     print(output_line(result), file=stream)
     phases = ", ".join(
         f"{name} {human_seconds(seconds)}" for name, seconds in result.timings.items()

@@ -13,6 +13,7 @@ from functools import cached_property
 from ..config import SiteConfig
 from ..diagnostics import Diagnostics
 from .authors import NO_OVERRIDES, Author, AuthorOverrides, build_authors
+from .cite_keys import cite_keys
 from .content import ContentPage
 from .records import Paper, Session
 from .slugs import unique_slugs
@@ -138,6 +139,15 @@ class Site:
 
     def absolute(self, url: str) -> str | None:
         return f"{self.base_url}{url}" if self.base_url else None
+
+    @cached_property
+    def cite_keys(self) -> dict[str, str]:
+        """Each paper's citation key by id (see cite_keys.py)."""
+        return cite_keys(self.papers)
+
+    def proceedings(self, conference: str | None) -> str | None:
+        """The full name of a conference's proceedings, when the config gives one."""
+        return dict(self.config.proceedings or ()).get(conference) if conference else None
 
 
 def site_order(papers: Iterable[Paper]) -> tuple[Paper, ...]:

@@ -1,46 +1,151 @@
-"""BibTeX entries for papers, as shown on paper pages and collected in papers.bib."""
+"""Citations of papers: BibTeX entries that compile (paper pages, papers.bib) and RIS records
+(papers.ris, each paper page) for Zotero, EndNote and Mendeley."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from ..model.records import Paper
+from ..model.site import Site
+from ..model.urls import paper_url
+from ..text.plain import math_spans, plain_text
 
 BRACE = re.compile(r"[{}]")
+# LaTeX's special characters in prose; an already escaped one stays as it is.
+SPECIAL = re.compile(r"(?<!\\)([&%#_$])")
+TILDE_CARET = re.compile(r"(?<!\\)([~^])")
+# A word part BibTeX styles would lower-case wrongly: a capital after its first letter (GNNs,
+# ResNet, BERT) or a lone capital ("Model A"). Hyphens and slashes split parts.
+PROTECTED = re.compile(r"(?<![\w{\\])([A-Za-z0-9]*[A-Z][A-Za-z0-9]*)(?![\w}])")
 
 
-def _braced(text: str) -> str:
-    """A field value BibTeX reads back unchanged: TeX kept, unbalanced braces neutralised."""
+@dataclass(frozen=True)
+class Citation:
+    """What a paper's citation takes from the site beyond the paper: its key, its URL and the
+    full name of its proceedings."""
+
+    key: str
+    url: str | None
+    proceedings: str | None
+
+
+def citation_of(site: Site, paper: Paper) -> Citation:
+    return Citation(
+        site.cite_keys[paper.id],
+        site.absolute(paper_url(paper.id)),
+        site.proceedings(paper.conference),
+    )
+
+
+def _balanced(text: str) -> str:
+    """Braces neutralised when unbalanced: BibTeX would read past the field's end."""
     depth = 0
     for brace in BRACE.finditer(text):
         depth += 1 if brace.group() == "{" else -1
         if depth < 0:
             break
-    if depth != 0:
-        text = text.replace("{", "(").replace("}", ")")
-    return "{" + text.replace("\n\n", " ").replace("@", "\\@") + "}"
+    return text.replace("{", "(").replace("}", ")") if depth != 0 else text
 
 
-def cite_key(paper: Paper) -> str:
-    """The paper id: unique in the site, ASCII, stable across rebuilds."""
-    return paper.id
+def _prose(text: str, protect: bool) -> str:
+    text = SPECIAL.sub(r"\\\1", text)
+    text = TILDE_CARET.sub(lambda m: "\\textasciitilde{}" if m.group() == "~" else "\\^{}", text)
+    if protect:
+        text = PROTECTED.sub(lambda m: _protect(m.group()), text)
+    return text
 
 
-def bibtex_entry(paper: Paper, url: str | None, with_abstract: bool = True) -> str:
+def _protect(word: str) -> str:
+    needs = any(c.isupper() for c in word[1:]) or (len(word) == 1 and word.isupper())
+    return "{" + word + "}" if needs else word
+
+
+def latex_value(text: str, protect: bool = False) -> str:
+    """Scraped text as a BibTeX field's LaTeX: math kept, special characters escaped outside
+    it; `protect`: acronyms and inner capitals braced (titles)."""
+    text = " ".join(text.split())
+    pieces, position = [], 0
+    for span in math_spans(text):
+        pieces.append(_prose(text[position : span.start], protect))
+        pieces.append(f"${span.tex}$")
+        position = span.end
+    pieces.append(_prose(text[position:], protect))
+    return _balanced("".join(pieces)).replace("@", "{@}")
+
+
+def _unique(names: tuple[str, ...]) -> list[str]:
+    seen: set[str] = set()
+    unique = []
+    for name in names:
+        if name.casefold() not in seen:
+            seen.add(name.casefold())
+            unique.append(name)
+    return unique
+
+
+def _bibtex_name(name: str) -> str:
+    name = latex_value(name)
+    # " and " or a comma inside a name would split it or reorder it: one braced name instead.
+    return "{" + name + "}" if re.search(r"\sand\s|,", name) else name
+
+
+def booktitle(paper: Paper, proceedings: str | None) -> str | None:
+    """The full proceedings name with the short one ("... Representations (ICLR 2024)"), or
+    the short one alone when the config gives no full name."""
+    if not paper.conference:
+        return None
+    short = f"{paper.conference} {paper.year}" if paper.year else paper.conference
+    return f"{proceedings} ({short})" if proceedings else short
+
+
+def bibtex_entry(paper: Paper, citation: Citation, with_abstract: bool = True) -> str:
     fields: list[tuple[str, str]] = []
     if paper.title:
-        fields.append(("title", paper.title))
+        fields.append(("title", latex_value(paper.title, protect=True)))
     if paper.authors:
-        fields.append(("author", " and ".join(paper.authors)))
-    if paper.conference:
-        venue = f"{paper.conference} {paper.year}" if paper.year else paper.conference
-        fields.append(("booktitle", venue))
+        fields.append(("author", " and ".join(_bibtex_name(n) for n in _unique(paper.authors))))
+    venue = booktitle(paper, citation.proceedings)
+    if venue:
+        fields.append(("booktitle", latex_value(venue, protect=True)))
     if paper.year:
         fields.append(("year", str(paper.year)))
-    if url:
-        fields.append(("url", url))
+    if citation.url:
+        fields.append(("url", citation.url))
     if paper.abstract and with_abstract:
-        fields.append(("abstract", paper.abstract))
+        fields.append(("abstract", latex_value(paper.abstract)))
     kind = "inproceedings" if paper.conference else "misc"
-    body = ",\n".join(f"  {name} = {_braced(value)}" for name, value in fields)
-    return f"@{kind}{{{cite_key(paper)},\n{body}\n}}\n"
+    body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
+    return f"@{kind}{{{citation.key},\n{body}\n}}\n"
+
+
+def _ris_name(name: str) -> str:
+    """"Family, Given": the family name is the last word, with the particles before it."""
+    words = plain_text(name).split()
+    if len(words) < 2:
+        return " ".join(words)
+    family = [words.pop()]
+    while len(words) > 1 and words[-1].islower():  # "van", "de", "von der"
+        family.insert(0, words.pop())
+    return f"{' '.join(family)}, {' '.join(words)}"
+
+
+def ris_record(paper: Paper, citation: Citation) -> str:
+    """One RIS record: tagged lines, plain text, ended by `ER  -`."""
+    lines = [("TY", "CONF" if paper.conference else "GEN"), ("ID", citation.key)]
+    if paper.title:
+        lines.append(("TI", plain_text(paper.title)))
+    lines += [("AU", _ris_name(name)) for name in _unique(paper.authors)]
+    if paper.year:
+        lines += [("PY", str(paper.year)), ("DA", f"{paper.year}///")]
+    venue = booktitle(paper, citation.proceedings)
+    if venue:
+        lines += [("T2", venue), ("C3", venue)]  # conference name; proceedings title
+    if citation.url:
+        lines.append(("UR", citation.url))
+    if paper.abstract:
+        lines.append(("AB", plain_text(paper.abstract)))
+    lines += [("KW", keyword) for keyword in paper.keywords]
+    lines += [("L2", link.url) for link in paper.links]
+    body = "".join(f"{tag}  - {' '.join(value.split())}\n" for tag, value in lines if value)
+    return body + "ER  - \n"

@@ -1,4 +1,4 @@
-"""Machine-readable downloads of the records: papers.json, papers.bib and papers.csv."""
+"""Machine-readable downloads of the records: papers.json, papers.bib, papers.csv, papers.ris."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 from ..model.records import Paper
 from ..model.site import Site
 from ..model.urls import paper_url
-from .citation import bibtex_entry
+from .citation import bibtex_entry, citation_of, ris_record
 
 
 def paper_document(site: Site, paper: Paper) -> dict[str, Any]:
@@ -59,7 +59,11 @@ def json_line(site: Site, paper: Paper) -> str:
 
 
 def bibtex_piece(site: Site, paper: Paper) -> str:
-    return bibtex_entry(paper, site.absolute(paper_url(paper.id)))
+    return bibtex_entry(paper, citation_of(site, paper))
+
+
+def ris_piece(site: Site, paper: Paper) -> str:
+    return ris_record(paper, citation_of(site, paper))
 
 
 CSV_COLUMNS = (
@@ -109,4 +113,5 @@ DOWNLOADS: dict[str, Download] = {
     "papers.json": Download("[\n", ",\n", "\n]\n", json_line),
     "papers.bib": Download("", "\n", "", bibtex_piece),
     "papers.csv": Download(csv_line(CSV_COLUMNS), "", "", csv_row),
+    "papers.ris": Download("", "\n", "", ris_piece),
 }

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 from ..cache.digests import digest as paper_digest
 from ..cache.stores import load_pickle, save_pickle
 from ..model.site import Site
+from ..model.urls import paper_ris_url
+from .citation import citation_of, ris_record
 from .download_formats import DOWNLOADS, Download
 
 if TYPE_CHECKING:
@@ -49,7 +51,9 @@ def stage_downloads(
     previous = load_pickle(cache, fingerprint, DownloadPieces)
     if previous is not None and previous.base_url != site.base_url:
         previous = None
-    digests = [paper_digest(paper) for paper in site.papers]
+    # A piece is made from its paper and its citation (key, URL, proceedings name; see
+    # citation.py), which other papers and the config decide.
+    digests = [paper_digest((paper, citation_of(site, paper))) for paper in site.papers]
     staged: dict[str, FileEntry] = {}
     recorded: dict[str, tuple[str, Spans]] = {}
     for name, download in DOWNLOADS.items():
@@ -60,6 +64,9 @@ def stage_downloads(
         recorded[name] = (staged[name].digest, spans)
         del data  # before the next file is made
     save_pickle(cache, fingerprint, DownloadPieces(site.base_url, recorded))
+    for paper in site.papers:  # each paper's RIS record, for the link on its page
+        path = paper_ris_url(paper.id, site.cite_keys[paper.id])
+        staged[path] = writer.put(path, ris_record(paper, citation_of(site, paper)).encode())
     return staged
 
 

@@ -5,17 +5,48 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import quote_plus
 
 from markupsafe import Markup
 
 from ..model.records import Paper
 from ..model.site import collection_label
+from ..model.urls import paper_ris_url
 from ..text.plain import plain_text, shorten
-from .citation import bibtex_entry
+from .citation import Citation, bibtex_entry, booktitle
 from .labels import title_text
 
+# Links that lead to the paper itself (see model/normalize.py's LINK_KINDS); code and videos
+# do not.
+READING_KINDS = ("Paper page", "OpenReview", "PDF", "arXiv", "DOI", "ACL Anthology", "PMLR")
+# Where a reader can look a paper up by its exact title: {} is the URL-encoded title.
+SEARCHES = (
+    ("OpenReview", "https://openreview.net/search?term={}&content=all&group=all&source=all"),
+    ("arXiv", "https://arxiv.org/search/?query={}&searchtype=title"),
+    ("Semantic Scholar", "https://www.semanticscholar.org/search?q={}"),
+    ("Google Scholar", "https://scholar.google.com/scholar?q={}"),
+)
 
-def paper_details(paper: Paper, site_title: str, absolute_url: str) -> dict[str, Any]:
+
+def reading_links(paper: Paper) -> list[dict[str, str]]:
+    """The links the dumps give to the paper itself, in the order of READING_KINDS."""
+    found = [link for link in paper.links if link.kind in READING_KINDS]
+    found.sort(key=lambda link: READING_KINDS.index(link.kind))
+    return [{"kind": link.kind, "url": link.url} for link in found]
+
+
+def search_links(paper: Paper) -> list[dict[str, str]]:
+    """Searches for the paper by its exact title, for a paper the dumps give no link to; none
+    for an untitled paper (there is nothing exact to search for)."""
+    if not paper.title or reading_links(paper):
+        return []
+    exact = quote_plus(f'"{plain_text(paper.title)}"')
+    return [{"kind": name, "url": url.format(exact)} for name, url in SEARCHES]
+
+
+def paper_details(
+    paper: Paper, site_title: str, absolute_url: str, citation: Citation
+) -> dict[str, Any]:
     """What a paper's page shows of it beyond its card: description, citation, metadata and
     sources, made from these arguments alone (see `Page.deferred`)."""
     description = shorten(plain_text(paper.abstract), 300) if paper.abstract else ""
@@ -31,15 +62,18 @@ def paper_details(paper: Paper, site_title: str, absolute_url: str) -> dict[str,
             if affiliation
         ],
         "links": [{"kind": link.kind, "url": link.url} for link in paper.links],
+        "find_links": search_links(paper),
         "keywords": list(paper.keywords),
-        "bibtex": bibtex_entry(paper, absolute_url, with_abstract=False),
-        "meta": paper_meta(paper, site_title, absolute_url, description),
+        "bibtex": bibtex_entry(paper, citation, with_abstract=False),
+        "ris_url": paper_ris_url(paper.id, citation.key),
+        "cite_key": citation.key,
+        "meta": paper_meta(paper, site_title, absolute_url, description, citation),
         "json_ld": json_for_script(json_ld(paper, absolute_url, description)),
     }
 
 
 def paper_meta(
-    paper: Paper, site_title: str, absolute_url: str, description: str
+    paper: Paper, site_title: str, absolute_url: str, description: str, citation: Citation
 ) -> list[tuple[str, str, str]]:
     """(attribute, name, content) triples for Highwire citation_* and OpenGraph tags."""
     title = title_text(paper)
@@ -50,9 +84,8 @@ def paper_meta(
     if paper.year:
         meta.append(("name", "citation_publication_date", str(paper.year)))
     if paper.conference:
-        meta.append(
-            ("name", "citation_conference_title", collection_label(paper.conference, paper.year))
-        )
+        venue = booktitle(paper, citation.proceedings) or ""
+        meta.append(("name", "citation_conference_title", venue))
     if paper.abstract:
         meta.append(("name", "citation_abstract", plain_text(paper.abstract)))
     meta += [

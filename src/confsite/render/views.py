@@ -19,8 +19,10 @@ from ..model.content import ContentPage
 from ..model.records import Paper, Session
 from ..model.site import Collection, SessionGroup, Site, collection_label
 from ..text.rich import render_abstract, render_rich_line
-from .labels import badges, title_text
-from .metadata import paper_details
+from .citation import citation_of
+from .labels import badges, stand_in, title_text
+from .metadata import paper_details, reading_links
+from .not_found import not_found_context
 
 CARD_CACHE_LIMIT = 20_000
 # A listing names at most this many authors of a paper; its own page names them all. Without a
@@ -200,6 +202,8 @@ class Views:
             "id": paper.id,
             "url": urls.paper_url(paper.id),
             "title_text": title_text(paper),
+            "stand_in": stand_in(paper),
+            "reading_links": reading_links(paper),
             "authors": authors,
             "listed_authors": authors[:LISTED_AUTHORS],
             "more_authors": max(0, len(paper.authors) - LISTED_AUTHORS),
@@ -406,7 +410,9 @@ class Views:
                 self.card(site.paper_by_id[i], brief=True) for i in self.related.get(paper.id, ())
             ],
         )
-        details = partial(paper_details, paper, site.title, site.absolute(url))
+        details = partial(
+            paper_details, paper, site.title, site.absolute(url), citation_of(site, paper)
+        )
         return Page(path, "paper.html", context, details)
 
     @cached_property
@@ -509,8 +515,5 @@ class Views:
 
     def not_found(self) -> Page:
         context = self.base(urls.NOT_FOUND, "Page not found", urls.NOT_FOUND)
-        # Served at any depth, so relative links only work from the root; with a known
-        # base URL the page links absolutely instead.
-        context["base_href"] = self.site.base_url
-        context["canonical"] = None
+        context.update(not_found_context(self.site))  # served at any depth: see not_found.py
         return Page(urls.NOT_FOUND, "404.html", context)

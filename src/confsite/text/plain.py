@@ -3,27 +3,93 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
-# Inline math follows pandoc's rule: no space just inside the dollars, no digit just after the
-# closing one, so a stray "$" in scraped prose does not turn the sentences after it into math.
-MATH = re.compile(
-    r"(?<!\\)\$\$(?P<display>[^$]+?)(?<!\\)\$\$"
-    # "$$x$": an inline formula whose opening dollar the scrape doubled
-    r"|(?<![\\$])\$\$(?P<doubled>[^$\s](?:[^$]*?[^$\s\\])?)\$(?![$\d])"
-    r"|(?<![\\$])\$(?P<inline>[^$\s](?:[^$]*?[^$\s\\])?)\$(?![$\d])"
-    r"|\\\((?P<paren>.+?)\\\)"
-    r"|\\\[(?P<bracket>.+?)\\\]",
-    re.DOTALL,
+# Where a formula may start: "$$", "$", "\\(" or "\\[", not escaped.
+MATH_OPENER = re.compile(r"(?<!\\)(?:\$\$?|\\\(|\\\[)")
+MATH_CLOSER = {"\\(": re.compile(r"\\\)"), "\\[": re.compile(r"\\\]")}
+DOLLAR = re.compile(r"(?<!\\)\$")
+# Words a formula does not hold: three in a row, or a sentence's end, mean the dollars paired
+# across prose ("costs $5 and ... $10"), not around math. Text macros' arguments do not count.
+TEXT_ARGUMENT = re.compile(
+    r"\\(?:text[a-z]*|mathrm|operatorname\*?|mbox|emph|math[a-z]+)\s*\{[^{}]*\}"
 )
-# The stretches of a text that need the TeX parser: math, a macro with its arguments, a group.
-# Everything between them is plain prose, passed through as is: only these stretches go to the
-# TeX parser (each cached), which is slow on whole abstracts.
+PROSE_IN_MATH = re.compile(
+    r"(?<![\\A-Za-z])[A-Za-z]{2,}[,;:]?\s+[A-Za-z]{2,}[,;:]?\s+[A-Za-z]{2,}(?![A-Za-z])"
+    r"|[a-z]{2,}[.!?]\s+[A-Z][a-z]"
+)
+# "\\{" in inline math is a scraped "\{" with its backslash doubled, not a line break.
+DOUBLED_ESCAPE = re.compile(r"\\\\(?=[{}%&#_$|,;!])")
+
+
+@dataclass(frozen=True)
+class MathSpan:
+    start: int
+    end: int
+    tex: str
+    display: bool  # delimited as display math ("$$...$$", "\\[...\\]")
+
+
+def _reads_as_math(tex: str) -> bool:
+    return bool(tex.strip()) and not PROSE_IN_MATH.search(TEXT_ARGUMENT.sub(" x ", tex))
+
+
+def undo_doubled_escapes(tex: str) -> str:
+    if "\\\\" not in tex or "&" in tex or "\\begin" in tex:  # an array's rows are real breaks
+        return tex
+    return DOUBLED_ESCAPE.sub(r"\\", tex)
+
+
+def math_spans(text: str) -> list[MathSpan]:
+    """The formulas of a text, with TeX's own rule: each dollar closes the one before it.
+
+    A pair is a formula only as pandoc would take it (no space just inside the dollars) and
+    when it does not read as prose; otherwise its opening dollar is a plain dollar and the
+    closing one may open the next formula. A dollar left without a partner (an abstract cut
+    off inside a formula) stays text. A scrape's "$$x$" (an inline formula with a doubled
+    opening dollar) is inline math."""
+    if not may_hold_tex(text):
+        return []
+    spans: list[MathSpan] = []
+    position = 0
+    while opener := MATH_OPENER.search(text, position):
+        start, delimiter = opener.start(), opener.group()
+        if delimiter in MATH_CLOSER:
+            closer = MATH_CLOSER[delimiter].search(text, opener.end())
+            if closer and _reads_as_math(text[opener.end() : closer.start()]):
+                tex = text[opener.end() : closer.start()].strip()
+                spans.append(MathSpan(start, closer.end(), tex, delimiter == "\\["))
+                position = closer.end()
+            else:
+                position = opener.end()
+            continue
+        closer = DOLLAR.search(text, opener.end())
+        if closer is None:
+            break
+        tex = text[opener.end() : closer.start()]
+        display = delimiter == "$$" and text.startswith("$$", closer.start())
+        end = closer.end() + (1 if display else 0)
+        if delimiter == "$$" and not display:  # "$$x$": judged as the inline formula it is
+            delimiter = "$"
+        spaced = delimiter == "$" and (tex[:1].isspace() or tex[-1:].isspace() or tex[-1:] == "\\")
+        if spaced or not _reads_as_math(tex):
+            position = opener.start() + len(opener.group()) if display else closer.start()
+            if position <= start:
+                position = start + 1
+            continue
+        spans.append(MathSpan(start, end, undo_doubled_escapes(tex.strip()), display))
+        position = end
+    return spans
+
+
+# The stretches of prose that need the TeX parser: a macro with its arguments, a group. Math
+# (see `math_spans`) goes to it whole; everything else is passed through as is: only these
+# stretches go to the TeX parser (each cached), which is slow on whole abstracts.
 TEX_SPAN = re.compile(
-    MATH.pattern
-    + r"|\\[A-Za-z]+\*?(?:\s*(?:\[[^\]]*\]|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}))*"
+    r"\\[A-Za-z]+\*?(?:\s*(?:\[[^\]]*\]|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}))*"
     + r"|\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}"  # a group: {\it x}, {P}rototypes
     + r"|\\[\"'^`~=.](?:\{[^{}]*\}|[A-Za-z])"  # an accent on a letter
     + r"|\\.",  # an escaped character
@@ -37,6 +103,15 @@ TEX_LIGATURES = (
     ("~", " "),
 )
 MARKDOWN_LINK = re.compile(r"\[([^\[\]]+)\]\((?:[^()\s]+)\)")
+# Markup reduced to its text before TeX is: bold, citations (the scrape sometimes lost the
+# backslash), footnotes, URLs, quotes closed by a straight quote.
+PLAIN_MARKUP = (
+    (re.compile(r"\*\*([^*\s](?:[^*]*?[^*\s])?)\*\*"), r"\1"),
+    (re.compile(r"(?:\\|(?<![A-Za-z]))cite[tp]?\*?\{([^{}]*)\}"), r"[\1]"),
+    (re.compile(r"~?(?:\\|(?<![A-Za-z]))footnote\{((?:[^{}]|\{[^{}]*\})*)\}"), r" (\1)"),
+    (re.compile(r"\\url\{([^{}]*)\}"), r"\1"),
+    (re.compile(r"``([^`'\"]+)(?:''|\")"), "\u201c\\1\u201d"),
+)
 UNESCAPED_PERCENT = re.compile(r"(?<!\\)%")
 
 
@@ -66,6 +141,9 @@ def plain_text(text: str | None) -> str:
         return ""
     if "[" in text:  # the cheap test spares most texts the regex scan
         text = MARKDOWN_LINK.sub(r"\1", text)
+    if "*" in text or "{" in text or "``" in text:
+        for markup, replacement in PLAIN_MARKUP:
+            text = markup.sub(replacement, text)
     if not may_hold_tex(text):  # skip the TeX parser
         return " ".join(text.split())
     return _tex_plain_text(text)
@@ -75,10 +153,20 @@ def plain_text(text: str | None) -> str:
 # author lists would evict each entry before its next use, parsing TeX again on every pass.
 @lru_cache(maxsize=20_000)
 def _tex_plain_text(text: str) -> str:
-    rendered = TEX_SPAN.sub(lambda match: _tex_to_text(match.group()), text)
+    pieces, position = [], 0
+    for span in math_spans(text):
+        pieces.append(_prose_plain_text(text[position : span.start]))
+        pieces.append(_tex_to_text(f"${span.tex}$"))
+        position = span.end
+    pieces.append(_prose_plain_text(text[position:]))
+    rendered = "".join(pieces)
     for ligature, character in TEX_LIGATURES:
         rendered = rendered.replace(ligature, character)
     return " ".join(rendered.split())
+
+
+def _prose_plain_text(text: str) -> str:
+    return TEX_SPAN.sub(lambda match: _tex_to_text(match.group()), text)
 
 
 @lru_cache(maxsize=100_000)  # formulas repeat across abstracts; TeX parsing is slow

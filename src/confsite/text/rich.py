@@ -12,7 +12,7 @@ from functools import lru_cache
 from latex2mathml.converter import convert as latex_to_mathml
 from markupsafe import Markup, escape
 
-from .plain import MATH, may_hold_tex
+from .plain import math_spans, may_hold_tex, plain_text
 
 TEXT_MACROS = {
     "textit": "em",
@@ -25,13 +25,30 @@ TEXT_MACROS = {
     "textsf": "span",
     "mathrm": "span",
 }
+
+
+def _argument(name: str) -> str:
+    """A braced macro argument, with one level of nested braces: "\\footnote{\\url{...}}"."""
+    return r"\{(?P<" + name + r">(?:[^{}]|\{[^{}]*\})*)\}"
+
+
+# Old-style font groups: "{\\bf x}", "{\\textbf P}rototypes".
+GROUP_MACROS = {
+    "bf": "strong", "textbf": "strong", "it": "em", "em": "em", "textit": "em", "sc": "span"
+}
 INLINE = re.compile(
     r"\[(?P<link_text>[^\[\]]+)\]\((?P<link_url>[^()\s]+)\)"
     r"|<(?P<autolink>https?://[^<>\s]+)>"
-    r"|\\url\{(?P<url_macro>[^{}]+)\}"
-    r"|\\(?P<macro>" + "|".join(TEXT_MACROS) + r")\{(?P<macro_arg>[^{}]*)\}"
-    r"|(?P<bare_url>https?://[^\s<>\"'\]\[)(]+[^\s<>\"'\]\[)(.,;:!?])"
-    r"|``(?P<quoted>[^`']+)''"
+    r"|\\url\{(?P<url_macro>[^{}]*)\}"
+    r"|\\(?P<macro>" + "|".join(TEXT_MACROS) + r")" + _argument("macro_arg")
+    + r"|\{\\(?P<group_macro>" + "|".join(GROUP_MACROS) + r")\s+(?P<group_arg>[^{}]*)\}"
+    # A citation key cannot be resolved here; the scrape sometimes lost its backslash.
+    + r"|(?:\\|(?<![A-Za-z]))cite[tp]?\*?" + _argument("cite")
+    + r"|~?(?:\\|(?<![A-Za-z]))footnote" + _argument("footnote")
+    + r"|(?P<bare_url>https?://[^\s<>\"'\]\[)(]+[^\s<>\"'\]\[)(.,;:!?])"
+    r"|``(?P<quoted>[^`'\"\u201d]+)(?:''|[\"\u201d])"
+    r"|\*\*(?P<bold>[^*\s](?:[^*]*?[^*\s])?)\*\*"
+    r"|(?<=\w)~(?=[\w\\\[])"  # a tie: a space that does not break
     r"|\\(?P<escaped>[%&#_{}$])"
 )
 SAFE_SCHEMES = ("http://", "https://")
@@ -81,6 +98,46 @@ def render_math(tex: str, display: bool) -> Markup:
     return Markup(mathml)
 
 
+# TeX's named symbols, and the abbreviation macros of common conference styles (cvpr.sty's
+# \\eg, \\ie, \\etal), in prose: what they print.
+TEX_SYMBOLS = {
+    "LaTeX": "LaTeX", "TeX": "TeX", "textdegree": "°", "L": "Ł", "l": "ł", "o": "ø",
+    "O": "Ø", "ss": "ß", "ae": "æ", "AE": "Æ", "eg": "e.g.", "ie": "i.e.", "etal": "et al.",
+}
+# A letter macro takes the space after it ("\\L ojasiewicz"); a word macro leaves it ("\\eg x").
+LETTER_MACROS = ("L", "l", "o", "O", "ss", "ae", "AE")
+TEX_SYMBOL = re.compile(
+    r"\\(?:(" + "|".join(LETTER_MACROS) + r")(?![A-Za-z])(?:\{\}| )?"
+    r"|(" + "|".join(set(TEX_SYMBOLS) - set(LETTER_MACROS)) + r")(?![A-Za-z])(?:\{\})?)"
+)
+# "\\text{\\texttt{x}}": latex2mathml takes the inner macro only without the wrapper.
+NESTED_TEXT = re.compile(r"\\text\{(\\(?:texttt|textbf|textit|textsf|mathrm)\{[^{}]*\})\}")
+# Text set in math mode: "$\\text{\\textit{COCOA}}$", "$\\textbf{Name}$".
+TEXT_WRAPPER = re.compile(r"\\(?:text|mbox|mathrm)\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+
+
+def _render_formula(tex: str, display: bool) -> Markup:
+    """MathML for a formula; a "formula" that is only text in a text macro, which MathML
+    cannot take, is rendered as the text it is."""
+    if "``" in tex:  # a TeX opening quote in a text macro; MathML shows it as two backticks
+        tex = tex.replace("``", "\u201c")
+    tex = NESTED_TEXT.sub(r"\1", tex)
+    rendered = render_math(tex, display)
+    if not rendered.startswith('<span class="tex">'):
+        return rendered
+    text = tex
+    while unwrapped := TEXT_WRAPPER.fullmatch(text.strip()):
+        text = unwrapped.group(1)
+    if text.startswith("\\") and not re.search(r"[\^_]", text):
+        as_text = _render_inline(text)
+        if "\\" not in as_text and "{" not in as_text:
+            return as_text
+        plain = plain_text(text)  # accents: "\\texttt{Poincar\\'e probe}"
+        if "\\" not in plain and "{" not in plain:
+            return escape(plain)
+    return rendered
+
+
 def _link(url: str, text: str | Markup) -> Markup:
     if not url.startswith(SAFE_SCHEMES):
         return escape(text)
@@ -90,19 +147,46 @@ def _link(url: str, text: str | Markup) -> Markup:
 def _may_hold_inline_markup(text: str) -> bool:
     """Whether INLINE can match at all: most text holds none of its openers, and these
     substring tests are far faster than the regex scanning the text to find nothing."""
-    return "\\" in text or "[" in text or "<" in text or "://" in text or "``" in text
+    return (
+        "\\" in text
+        or "[" in text
+        or "<" in text
+        or "://" in text
+        or "``" in text
+        or "**" in text
+        or "{" in text
+        or "~" in text
+    )
 
 
-def _render_inline(text: str) -> Markup:
+LINK_TOKENS = ("link_text", "autolink", "url_macro", "bare_url")
+
+
+def _prose(text: str) -> Markup:
+    """Escaped text, with TeX's named symbols printed."""
+    escaped = escape(text)
+    if "\\" not in text:
+        return escaped
+    return Markup(
+        TEX_SYMBOL.sub(lambda match: TEX_SYMBOLS[match.group(1) or match.group(2)], str(escaped))
+    )
+
+
+def _render_inline(text: str, in_link: bool = False) -> Markup:
+    """`in_link`: inside a link's text, where another link cannot be (a Markdown link whose
+    text is its own URL)."""
     if not _may_hold_inline_markup(text):
         return escape(text)
     parts: list[Markup] = []
     position = 0
     for match in INLINE.finditer(text):
-        parts.append(escape(text[position : match.start()]))
-        parts.append(_render_token(match))
+        parts.append(_prose(text[position : match.start()]))
+        if in_link and any(match[name] is not None for name in LINK_TOKENS):
+            parts.append(escape(match["link_text"] or match.group().strip("<>")))
+        else:
+            parts.append(_render_token(match))
         position = match.end()
-    parts.append(escape(text[position:]))
+    parts.append(_prose(text[position:]))
     return Markup("").join(parts)
 
 
@@ -110,21 +194,32 @@ def _render_token(match: re.Match[str]) -> Markup:
     if match["link_text"] is not None:
         url = match["link_url"]
         if not url.startswith(SAFE_SCHEMES):
-            return escape(match["link_text"])
-        return _link(url, _render_inline(match["link_text"]))
+            return _render_inline(match["link_text"])
+        return _link(url, _render_inline(match["link_text"], in_link=True))
     if match["autolink"] is not None:
         return _link(match["autolink"], match["autolink"])
     if match["url_macro"] is not None:
         url = match["url_macro"].replace("\\_", "_").strip("<>")
-        return _link(url, url) if url.startswith(SAFE_SCHEMES) else escape(url)
+        return _link(url, url) if url.startswith(SAFE_SCHEMES) else _render_inline(url)
     if match["macro"] is not None:
         tag = TEXT_MACROS[match["macro"]]
         return Markup("<{0}>{1}</{0}>").format(Markup(tag), _render_inline(match["macro_arg"]))
+    if match["group_macro"] is not None:
+        tag = GROUP_MACROS[match["group_macro"]]
+        return Markup("<{0}>{1}</{0}>").format(Markup(tag), _render_inline(match["group_arg"]))
+    if match["cite"] is not None:
+        return Markup('<span class="cite">[{}]</span>').format(match["cite"])
+    if match["footnote"] is not None:
+        return Markup(" ({})").format(_render_inline(match["footnote"].strip()))
     if match["bare_url"] is not None:
         return _link(match["bare_url"], match["bare_url"])
     if match["quoted"] is not None:
         return Markup("“{}”").format(_render_inline(match["quoted"]))
-    return escape(match["escaped"])
+    if match["bold"] is not None:
+        return Markup("<strong>{}</strong>").format(_render_inline(match["bold"]))
+    if match["escaped"] is not None:
+        return escape(match["escaped"])
+    return Markup("\u00a0")  # a tie
 
 
 def render_rich_line(text: str) -> Markup:
@@ -133,22 +228,12 @@ def render_rich_line(text: str) -> Markup:
         return _render_inline(text)
     parts: list[Markup] = []
     position = 0
-    for match in MATH.finditer(text):
-        tex = (
-            match["display"]
-            or match["doubled"]
-            or match["inline"]
-            or match["paren"]
-            or match["bracket"]
-        )
-        if not tex or not tex.strip():
-            continue
-        parts.append(_render_inline(text[position : match.start()]))
+    for span in math_spans(text):
+        parts.append(_render_inline(text[position : span.start]))
         # Display math stands alone; inside a sentence the scrape only doubled the dollars.
-        alone = not text[: match.start()].strip() and not text[match.end() :].strip()
-        display = alone and (match["display"] is not None or match["bracket"] is not None)
-        parts.append(render_math(tex.strip(), display=display))
-        position = match.end()
+        alone = not text[: span.start].strip() and not text[span.end :].strip()
+        parts.append(_render_formula(span.tex, display=alone and span.display))
+        position = span.end
     parts.append(_render_inline(text[position:]))
     return Markup("").join(parts)
 

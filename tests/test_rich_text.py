@@ -1,0 +1,126 @@
+"""Scraped TeX and Markdown rendered right: math only where it is math, text markup as text.
+
+The expected outputs are written by hand from what a reader should see; the review's failures
+(issue 18) are the first rows."""
+
+from __future__ import annotations
+
+import pytest
+
+from confsite.text.plain import math_spans, plain_text
+from confsite.text.rich import render_rich_line
+
+
+def formulas(text: str) -> list[str]:
+    return [span.tex for span in math_spans(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The review's page: "$\times$512" closed a formula before a digit, which pandoc's rule
+        # refused, so the dollar paired with the next one and two sentences became math.
+        (
+            "images (e.g., 1024$\\times$512), trained on patches (e.g., 64$\\times$64). We name",
+            ["\\times", "\\times"],
+        ),
+        ("costs $5 and we pay $10 more", []),  # dollars of money: a space just inside
+        ("the $x$ and $y$ axes", ["x", "y"]),
+        ("cut off inside $\\alpha + \\beta", []),  # no closing dollar: text
+        ("$x$ and then $y is cut off", ["x"]),
+        # paired across prose: three words in a row are not a formula
+        ("a $k$-NN and $\\ell$ the $p$ norm", ["k", "\\ell", "p"]),
+        ("for $n$ where this is the number of items, $m$", ["n", "m"]),
+        ("we use $bits, so that the reader can see$ it", []),
+        ("$\\text{the words in text}$", ["\\text{the words in text}"]),  # text macros may
+        ("$$\\sqrt{n}$ , where", ["\\sqrt{n}"]),  # a scrape's doubled opening dollar
+        ("$$x^2$$", ["x^2"]),
+        ("\\(a+b\\) and \\[c\\]", ["a+b", "c"]),
+        ("an escaped \\$5 and $x$", ["x"]),
+        # doubled escapes undone inside math, not in an array's row breaks
+        ("is exactly $\\max\\\\{d_x,d_y,2\\\\}$ if", ["\\max\\{d_x,d_y,2\\}"]),
+        ("$\\begin{array}{c} a \\\\ b \\end{array}$", ["\\begin{array}{c} a \\\\ b \\end{array}"]),
+    ],
+)
+def test_math_spans(text: str, expected: list[str]) -> None:
+    assert formulas(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "html"),
+    [
+        ("The code is at \\url{https://x.org/a_b}.",
+         'The code is at <a href="https://x.org/a_b" rel="nofollow noopener">https://x.org/a_b</a>.'),
+        ("Code and videos are available at \\url{}.", "Code and videos are available at ."),
+        ("results of \\cite{neyshabur2017pac} for",
+         'results of <span class="cite">[neyshabur2017pac]</span> for'),
+        ("FMDPs~[citep{osband2014near}](#) by",
+         'FMDPs\u00a0<span class="cite">[osband2014near]</span> by'),
+        ("for **U**nsupervised **N**ode",
+         "for <strong>U</strong>nsupervised <strong>N</strong>ode"),
+        ("called \\textbf{FairAdj}, to", "called <strong>FairAdj</strong>, to"),
+        ("called {\\textbf P}rototypes", "called <strong>P</strong>rototypes"),
+        ("\\textit{a \\textbf{b} c}", "<em>a <strong>b</strong> c</em>"),
+        ("released [here](https://a.org/b).",
+         'released <a href="https://a.org/b" rel="nofollow noopener">here</a>.'),
+        # a Markdown link whose text is its URL: one link, not a link inside a link
+        ("[https://a.org/b](https://a.org/b)",
+         '<a href="https://a.org/b" rel="nofollow noopener">https://a.org/b</a>'),
+        ("at \\url{[https://a.org/b](https://a.org/b)}.",
+         'at <a href="https://a.org/b" rel="nofollow noopener">https://a.org/b</a>.'),
+        ("[click](javascript:alert(1))", "[click](javascript:alert(1))"),
+        ("to ``open the box'', and", "to \u201copen the box\u201d, and"),
+        ('new ``words" in', "new \u201cwords\u201d in"),
+        ("AdaGCN~footnote{Code at \\url{https://a.org}.}.",
+         'AdaGCN (Code at <a href="https://a.org" rel="nofollow noopener">https://a.org</a>.).'),
+        ("x <b>&amp;</b>", "x &lt;b&gt;&amp;amp;&lt;/b&gt;"),
+        ("$5 and $10", "$5 and $10"),
+        ("(Polyak-\\L ojasiewicz), valid \\LaTeX, 360\\textdegree{} (\\eg cats); \\ours",
+         "(Polyak-Łojasiewicz), valid LaTeX, 360° (e.g. cats); \\ours"),
+        ("a $\\text{\\texttt{Poincar\\'e probe}}$ x", "a Poincaré probe x"),
+    ],
+)
+def test_text_markup_renders_as_text(text: str, html: str) -> None:
+    assert str(render_rich_line(text)) == html
+
+
+def test_formula_renders_as_mathml_with_its_doubled_escapes_undone() -> None:
+    html = str(render_rich_line("is exactly $\\max\\\\{d_x,d_y,2\\\\}$ if"))
+    assert html.startswith("is exactly <math") and html.endswith("</math> if")
+    assert "\\" not in html and "$" not in html
+    assert "&#x0007B;" in html and "&#x0007D;" in html  # the braces are operators
+
+
+@pytest.mark.parametrize(
+    "text", ["( $\\text{\\textit{COCOA}}$ ) for", "DG $f\\text{\\texttt{low}}$ (x"]
+)
+def test_text_macros_inside_math_render_without_their_source(text: str) -> None:
+    html = str(render_rich_line(text))
+    assert "\\" not in html and "$" not in html and "class=\"tex\"" not in html
+    assert ("COCOA" in html) or ("low" in html)
+
+
+def test_the_reviews_page_keeps_its_sentences_out_of_math() -> None:
+    text = (
+        "generating high-resolution images (e.g., 1024$\\times$512), trained on small-size "
+        "image patches (e.g., 64$\\times$64). We name our algorithm Patch-DM"
+    )
+    html = str(render_rich_line(text))
+    assert html.count("<math") == 2
+    assert "trained on small-size image patches" in html
+    assert "<mi>t</mi>" not in html  # no word of the prose set as math letters
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        ("for **U**nsupervised learning", "for Unsupervised learning"),
+        ("in \\cite{neyshabur2017pac} for", "in [neyshabur2017pac] for"),
+        ("at \\url{https://x.org/a}.", "at https://x.org/a."),
+        ("1024$\\times$512), trained on 64$\\times$64).", "1024×512), trained on 64×64)."),
+        ("new ``words\" in", "new \u201cwords\u201d in"),
+        ("costs $5 and $10", "costs $5 and $10"),
+    ],
+)
+def test_plain_text(text: str, plain: str) -> None:
+    assert plain_text(text) == plain

@@ -8,7 +8,8 @@ All of that follows from the term frequencies, so we ship only:
   (UTF-16) order, the order lunr.js requires;
 - `postings`: per field and term, the delta-encoded numbers of the documents that hold it,
   each followed by the term's frequency there when that is above one, packed into strings;
-- `store`: what a result shows (title, authors, url id, sessions, badges, snippet).
+- `store`: what a result shows (title, authors, url id, sessions, badges); the plain
+  abstracts, for the matching passage, come in small files of their own.
 
 `static/search-index.js` decodes this into typed arrays in one pass and gives a `lunr.Index`
 postings and field vectors made when a query first needs them, with weights from lunr.js's
@@ -230,13 +231,26 @@ def site_terms(site: Site, terms: CorpusTerms) -> tuple[list[csr_matrix], list[s
     return [fields[name] for name, _ in FIELDS], vocabulary.terms
 
 
+# Papers per file of abstracts. Results show the passage of each abstract that matches, for
+# the results shown only (50 at a time, scattered over the corpus): small files keep what a
+# page of results downloads small whatever the archive's size.
+ABSTRACT_CHUNK = 16
+
+
+def abstract_files(abstracts: Sequence[str]) -> dict[str, bytes]:
+    """`search/abstracts/N.js`: the plain abstracts of papers N×ABSTRACT_CHUNK onwards, each
+    file handing its string to the page under its number."""
+    files = {}
+    for chunk, start in enumerate(range(0, len(abstracts), ABSTRACT_CHUNK)):
+        text = RECORD.join(abstracts[start : start + ABSTRACT_CHUNK])
+        files[f"{SEARCH}abstracts/{chunk}.js"] = script_payload(f"confsiteAbstracts{chunk}", text)
+    return files
+
+
 def search_files(site: Site, terms: CorpusTerms) -> dict[str, bytes]:
     index = encode_index(*site_terms(site, terms))
     data = {"index": index, "store": document_store(site.papers, site)}
-    # The start of each abstract, shown under results on the search page only, in a file of
-    # its own so the header box's instant results never wait for them.
-    snippets = RECORD.join(terms.snippets)
     return {
         f"{SEARCH}index.js": script_payload("confsiteSearchData", data),
-        f"{SEARCH}snippets.js": script_payload("confsiteSearchSnippets", snippets),
+        **abstract_files(terms.abstracts),
     }

@@ -204,7 +204,7 @@ function confsiteLoadIndex(data, lunr) {
     found.sort((x, y) => postingCount(y) - postingCount(x) || x - y);
     return found.slice(0, limit).map((t) => terms[t]);
   };
-  return { index, hasTerm: (term) => termNumber.has(term), completions };
+  return { index, hasTerm: (term) => termNumber.has(term), completions, terms, postings: postingCount };
 }
 
 if (typeof module !== "undefined") module.exports = { confsiteLoadIndex };

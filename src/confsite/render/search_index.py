@@ -204,6 +204,7 @@ def document_store(papers: tuple[Paper, ...], site: Site) -> dict[str, Any]:
             for g in sessions
         ],
         "collectionNames": [c.label for c in collections],
+        "collectionYears": [c.year for c in collections],
     }
 
 

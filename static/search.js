@@ -59,18 +59,28 @@
         .then(() => loadScript(root + "search/index.js"))
         .then(() => {
           const data = window.confsiteSearchData;
-          const loaded = window.confsiteLoadIndex(data.index, lunr);
+          const loaded = window.confsiteLoadIndex(data.index, lunr,
+            (n) => loadData("search/terms/" + n + ".js", "confsiteShard" + n),
+            () => loadData("search/vocabulary.js", "confsiteVocabulary"));
+          state.loaded = loaded;
           state.index = loaded.index;
           state.hasTerm = loaded.hasTerm;
           state.completions = loaded.completions;
-          state.postings = loaded.postings;
-          state.terms = loaded.terms;
           state.store = openStore(data.store);
           state.documents = data.index.documents;
           delete window.confsiteSearchData;
         });
     }
     return state.loading;
+  }
+
+  // A file that hands the page its data under a global name (a script works from file://).
+  function loadData(path, name) {
+    return loadScript(root + path).then(() => {
+      const data = window[name];
+      delete window[name];
+      return data;
+    });
   }
 
   // Plain abstracts come 16 papers to a file (search/abstracts/N.js), loaded for the results
@@ -81,12 +91,8 @@
     const chunk = Math.floor(n / ABSTRACT_CHUNK);
     let loading = abstractChunks.get(chunk);
     if (!loading) {
-      const name = "confsiteAbstracts" + chunk;
-      loading = loadScript(root + "search/abstracts/" + chunk + ".js").then(() => {
-        const texts = window[name].split(RECORD);
-        delete window[name];
-        return texts;
-      });
+      loading = loadData("search/abstracts/" + chunk + ".js", "confsiteAbstracts" + chunk)
+        .then((text) => text.split(RECORD));
       abstractChunks.set(chunk, loading);
     }
     return loading.then((texts) => texts[n % ABSTRACT_CHUNK] || "");
@@ -110,6 +116,25 @@
 
   // What each word of a query may match: its term, and for the word being typed the terms it
   // begins or is on its way past.
+  // The shards a query's words may need: their terms, and for the word being typed the terms
+  // it begins and the stems it is on its way past.
+  function preload(text) {
+    const typing = !/\s$/.test(text);
+    const tokens = confsiteTerms.tokens(text);
+    const needed = [];
+    const waits = [];
+    tokens.forEach((token, i) => {
+      const term = confsiteTerms.term(token, lunr);
+      if (term !== null) needed.push(term);
+      const prefix = token.replace(TRIM, "");
+      if (typing && i === tokens.length - 1 && prefix.length >= MIN_PREFIX) {
+        waits.push(state.loaded.ensurePrefix(prefix));
+        for (let k = prefix.length - 1; k >= MIN_PREFIX; k--) needed.push(prefix.slice(0, k));
+      }
+    });
+    return Promise.all([state.loaded.ensureTerms(needed), ...waits]);
+  }
+
   function analyse(text) {
     const typing = !/\s$/.test(text);
     const tokens = confsiteTerms.tokens(text);
@@ -166,13 +191,13 @@
     let found = null;
     let foundDistance = limit + 1;
     let foundPostings = -1;
-    const terms = state.terms;
+    const { terms, postings: counts } = state.loaded.vocabulary();
     for (let t = 0; t < terms.length; t++) {
       const candidate = terms[t];
       if (Math.abs(candidate.length - target.length) > limit) continue;
       const d = distance(target, candidate, Math.min(limit, foundDistance));
       if (d > limit || d > foundDistance) continue;
-      const postings = state.postings(t);
+      const postings = counts[t];
       if (d < foundDistance || postings > foundPostings) {
         found = candidate; foundDistance = d; foundPostings = postings;
       }
@@ -203,8 +228,9 @@
     return kept.map((k) => k.result);
   }
 
-  // { results, words (the query's words as matched), corrected: [typed, term] pairs, note }
-  function plainSearch(text) {
+  // { results, corrected: [typed, term] pairs, onlyStopWords }
+  async function plainSearch(text) {
+    await preload(text);
     const { words, stopWords } = analyse(text);
     if (!words.length || words.every((w) => w.stopWord && !w.others.length)) {
       return { results: [], corrected: [], onlyStopWords: stopWords > 0 };
@@ -215,6 +241,7 @@
     const corrected = [];
     if (!results.length) {
       // Nothing matches: correct the words no term matches, or else every word.
+      await state.loaded.ensureVocabulary();
       const fixable = missing.length ? missing : words.filter((w) => !w.stopWord);
       const fixed = new Map();
       for (const word of fixable) {
@@ -222,6 +249,7 @@
         if (term && term !== word.exact) fixed.set(word, term);
       }
       if (fixed.size) {
+        await state.loaded.ensureTerms([...fixed.values()]);
         const again = words.filter((w) => fixed.has(w) || w.exact || w.others.length).map((w) =>
           (fixed.has(w) ? { ...w, exact: fixed.get(w), others: [] } : w));
         results = runWords(again);
@@ -231,16 +259,23 @@
     return { results, corrected, onlyStopWords: false };
   }
 
-  function search(text) {
+  async function search(text) {
     if (SYNTAX.test(text)) {
       try {
-        return { results: state.index.search(confsiteTerms.fold(text)), corrected: [] };
+        return { results: await state.loaded.search(confsiteTerms.fold(text)), corrected: [] };
       } catch (error) {
         if (!(error instanceof lunr.QueryParseError)) throw error;
       }
       return plainSearch(text.replace(/[:+~^*]/g, " ").replace(/(^|\s)-/g, " "));
     }
     return plainSearch(text);
+  }
+
+  // Searches as the user types: only the latest query's results are shown.
+  let searches = 0;
+  function latest(text, show) {
+    const mine = ++searches;
+    return search(text).then((found) => { if (mine === searches) show(found); });
   }
 
   // The corrected words as the papers spell them: "trasnformer" shows "transformers", not
@@ -393,10 +428,19 @@
     function links() { return [...panel.querySelectorAll("a")]; }
 
     function show(text) {
+      if (!text.trim()) {
+        ++searches;
+        panel.replaceChildren();
+        panel.hidden = true;
+        status.textContent = "";
+        return;
+      }
+      latest(text, (found) => showFound(text, found));
+    }
+
+    function showFound(text, found) {
       panel.replaceChildren();
       active = -1;
-      if (!text.trim()) { panel.hidden = true; status.textContent = ""; return; }
-      const found = search(text);
       const results = found.results;
       const note = correctionNote(found);
       if (note) panel.appendChild(el("p", "search-note", note));
@@ -498,6 +542,11 @@
 
     function render() {
       const text = input.value;
+      if (!text.trim()) { ++searches; renderFound(text, { results: everyPaper(), corrected: [] }); return; }
+      latest(text, (found) => renderFound(text, found));
+    }
+
+    function renderFound(text, found) {
       const chosen = {
         collection: params.get("collection") || "", year: params.get("year") || "",
         session: params.get("session") || "", type: params.get("type") || "",
@@ -506,7 +555,6 @@
       list.replaceChildren();
       more.hidden = true;
       const browsing = !text.trim();
-      const found = browsing ? { results: everyPaper(), corrected: [] } : search(text);
       const results = found.results;
       const store = state.store;
       const yearOf = (d) => store.years[d[5]];

@@ -24,20 +24,38 @@ builder.ref("ref");
 input.fields.forEach(([name, boost]) => builder.field(name, { boost }));
 input.documents.forEach((doc) => builder.add(doc));
 const built = builder.build();
-const loaded = confsiteLoadIndex(input.compact, lunr).index;
+// The sharded index as the page loads it: shards and the vocabulary only when asked for.
+const { entry, shards, vocabulary } = input.compact;
+const asked = new Set();
+const loader = confsiteLoadIndex(entry, lunr, (n) => { asked.add(n); return shards[n]; }, () => vocabulary);
 
 // A query is lunr syntax (given to Index.search) or a list of words, each made a term by
 // confsite's pipeline and every one required, as the page asks.
-function rank(index, query) {
-  const results = typeof query === "string" ? index.search(query) : index.query((q) => {
-    for (const term of query.flatMap((w) => terms.tokens(w).map((t) => terms.term(t, lunr)))) {
-      if (term !== null) q.term(term, { usePipeline: false, presence: lunr.Query.presence.REQUIRED });
-    }
+const wordTerms = (query) => query.flatMap((w) => terms.tokens(w).map((t) => terms.term(t, lunr)))
+  .filter((term) => term !== null);
+function byWords(index, query) {
+  return index.query((q) => {
+    for (const term of wordTerms(query)) q.term(term, { usePipeline: false, presence: lunr.Query.presence.REQUIRED });
   });
-  return results.map((r) => [r.ref, r.score]);
 }
-const output = {
-  rankings: input.queries.map((query) => ({ query, built: rank(built, query), loaded: rank(loaded, query) })),
-  frequencies: input.frequencies ? builder.fieldTermFrequencies : null,
-};
-process.stdout.write(JSON.stringify(output));
+const scored = (results) => results.map((r) => [r.ref, r.score]);
+
+async function main() {
+  const rankings = [];
+  for (const query of input.queries) {
+    const builtResults = typeof query === "string" ? built.search(query) : byWords(built, query);
+    let loadedResults;
+    if (typeof query === "string") loadedResults = await loader.search(query);
+    else {
+      await loader.ensureTerms(wordTerms(query));
+      loadedResults = byWords(loader.index, query);
+    }
+    rankings.push({ query, built: scored(builtResults), loaded: scored(loadedResults) });
+  }
+  process.stdout.write(JSON.stringify({
+    rankings,
+    shardsLoaded: asked.size,
+    frequencies: input.frequencies ? builder.fieldTermFrequencies : null,
+  }));
+}
+main();

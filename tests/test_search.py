@@ -75,7 +75,9 @@ def run_parity(documents: list[dict], queries: list, tmp_path: Path,
     compact = compact_index(documents)
     payload = tmp_path / "parity.json"
     payload.write_text(json.dumps({
-        "fields": FIELDS, "documents": documents, "compact": compact, "queries": queries,
+        "fields": FIELDS, "documents": documents, "queries": queries,
+        "compact": {"entry": compact.entry, "shards": compact.shards,
+                    "vocabulary": compact.vocabulary},
         "frequencies": frequencies,
     }), encoding="utf-8")
     result = subprocess.run(["node", str(REPO / "tests" / "search_parity.js"), str(payload)],
@@ -127,6 +129,18 @@ def test_prebuilt_index_counts_and_ranks_like_lunr_js(
 
 
 @pytest.mark.slow  # whole seeds builds or checks: out of the fast loop
+def test_a_search_loads_only_the_shards_of_its_terms(
+    seed_documents: list[dict], tmp_path: Path
+) -> None:
+    shards = len(compact_index(seed_documents).shards)
+    assert shards > 20
+    result = run_parity(seed_documents, [["diffusion", "models"]], tmp_path)
+    assert result["rankings"][0]["built"]
+    assert_same_rankings(result["rankings"])
+    assert result["shardsLoaded"] <= 2
+
+
+@pytest.mark.slow  # whole seeds builds or checks: out of the fast loop
 @pytest.mark.parametrize("words", [
     ["Sergey", "Levine"], ["experience", "replay"], ["shapley", "values"], ["random", "delays"],
     ["survey"], ["Scholkopf"], ["Geoffrey", "Hinton"], ["poincare"],
@@ -164,7 +178,7 @@ def normalized_documents() -> list[dict]:
 def test_unicode_vocabulary_is_in_javascript_order_and_loads(tmp_path: Path) -> None:
     documents = normalized_documents()
     compact = compact_index(documents)
-    terms = compact["terms"].split(" ")
+    terms = compact.vocabulary["terms"].split(" ")
     assert terms == sorted(terms, key=js_order) and ";" not in terms
     assert any(ord(ch) > 0xFFFF for term in terms for ch in term)  # emoji survive
     results = run_parity(documents, [["γ"], ["ℒ"], ["图神经网络"], ["🚀"], ["café"],

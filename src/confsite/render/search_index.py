@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..model.records import Paper
@@ -82,48 +84,131 @@ def js_order(term: str) -> bytes:
 DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
 
 
-def compact_index(documents: list[dict[str, str]]) -> dict[str, Any]:
+# Postings (a term in one field of one document) per shard: a shard is a run of the sorted
+# vocabulary, about 10 KB, loaded when a query needs one of its terms (Pagefind's way).
+SHARD_POSTINGS = 3000
+K1 = 1.2
+B = 0.75
+
+
+@dataclass(frozen=True)
+class EncodedIndex:
+    """The index as the page loads it: `entry` with every search (fields, document count,
+    where each shard starts), `shards` when a query needs their terms, `vocabulary` (every
+    term with its posting count) only to correct a misspelt word or expand a wildcard."""
+
+    entry: dict[str, Any]
+    shards: tuple[dict[str, Any], ...]
+    vocabulary: dict[str, Any]
+
+
+def compact_index(documents: list[dict[str, str]]) -> EncodedIndex:
     """The index of search documents (as `search_document` makes them)."""
     vocabulary = Vocabulary()
     rows = ([field_terms(document[name]) for name, _ in FIELDS] for document in documents)
     return encode_index(count_matrices(rows, len(FIELDS), vocabulary), vocabulary.terms)
 
 
-def encode_index(fields: list[csr_matrix], vocabulary: Sequence[str]) -> dict[str, Any]:
+def js_round(values: np.ndarray) -> np.ndarray:
+    """JavaScript's Math.round: halves go up (numpy's round goes to even)."""
+    import numpy as np
+
+    floor = np.floor(values)
+    return (floor + (values - floor >= 0.5)).astype(np.int64)
+
+
+def field_weights(
+    fields: list[csr_matrix], numbers: list[np.ndarray], term_count: int
+) -> list[np.ndarray]:
+    """Each posting's weight in thousandths, exactly as lunr.js's Builder computes it (BM25
+    with lunr's idf, the field boost, rounded to 3 places): the same IEEE operations in the
+    same order, so a shard needs no field lengths and scores equal a lunr.js build's."""
+    import numpy as np
+
+    documents = fields[0].shape[0]
+    postings = np.zeros(term_count, dtype=np.int64)
+    for column in numbers:
+        postings += np.bincount(column, minlength=term_count)
+    idf = np.array([
+        math.log(1 + abs((documents - n + 0.5) / (n + 0.5))) for n in postings.tolist()
+    ])
+    weights = []
+    for field, column, (_, boost) in zip(fields, numbers, FIELDS, strict=True):
+        in_document = np.repeat(np.arange(documents), np.diff(field.indptr))
+        # A field's length is its number of terms; sums of integers are exact in floats.
+        lengths = np.bincount(in_document, weights=field.data, minlength=documents)
+        average = float(lengths.sum()) / documents if documents else 1.0
+        tf = field.data.astype(np.float64)
+        score = idf[column] * ((K1 + 1) * tf) / (
+            K1 * (1 - B + B * (lengths[in_document] / average)) + tf
+        )
+        weights.append(js_round(score * boost * 1000))
+    return weights
+
+
+def encode_index(fields: list[csr_matrix], vocabulary: Sequence[str]) -> EncodedIndex:
     """The index of documents given by each field's term counts (in FIELDS order; a row per
     document, a column per term of `vocabulary`).
 
-    Terms joined by spaces (lunr's tokenizer never leaves one in a term); per field, each
-    term's postings (document-number delta × 2 + [frequency > 1], then the frequency if so),
-    terms separated by '.'. Term-major, so the page decodes one string per field and builds
-    the postings and vectors a query needs without any other pass."""
+    Terms in JavaScript order, joined by spaces (lunr's tokenizer never leaves one in a
+    term); per field, each term's postings (document-number delta, then the weight in
+    thousandths), terms separated by '.'. Term-major, so a shard is a slice of each string,
+    and the page builds the postings and vectors a query needs without any other pass."""
     import numpy as np  # here: a rebuild with nothing to do never needs it
 
     used = np.unique(np.concatenate([field.indices for field in fields]))
     terms, renumber = renumbering(vocabulary, used, js_order)
     documents = fields[0].shape[0]
-    postings = []
     for field in fields:
+        field.sort_indices()
+    numbers = [renumber[field.indices] for field in fields]
+    weights = field_weights(fields, numbers, len(terms))
+    pieces = []  # per field, each term's postings text
+    for field, column, weight in zip(fields, numbers, weights, strict=True):
         in_document = np.repeat(np.arange(documents, dtype=np.int32), np.diff(field.indptr))
-        frequencies = field.data.astype(np.int32)
-        numbers = renumber[field.indices]
-        postings.append(encode_postings(numbers, in_document, frequencies, len(terms)))
-    return {
+        text = encode_postings(column, in_document, weight, len(terms))
+        pieces.append(text.split(".") if terms else [])
+    counts = np.zeros(len(terms), dtype=np.int64)
+    for column in numbers:
+        counts += np.bincount(column, minlength=len(terms))
+    starts = shard_starts(counts.tolist())
+    ends = [*starts[1:], len(terms)]
+    shards = tuple(
+        {
+            "terms": " ".join(terms[start:end]),
+            "postings": [".".join(field[start:end]) for field in pieces],
+        }
+        for start, end in zip(starts, ends, strict=True)
+    )
+    entry = {
         "version": LUNR_VERSION,
         "fields": [field for field, _ in FIELDS],
-        "boosts": [boost for _, boost in FIELDS],
-        "k1": 1.2,
-        "b": 0.75,
         "documents": documents,
-        "terms": " ".join(terms),
-        "postings": postings,
+        "terms": len(terms),
+        "shardStarts": starts,
+        "shardFirst": [terms[start] for start in starts],
     }
+    vocabulary_file = {"terms": " ".join(terms), "postings": counts.tolist()}
+    return EncodedIndex(entry, shards, vocabulary_file)
+
+
+def shard_starts(postings: list[int]) -> list[int]:
+    """The number of the first term of each shard: runs of terms of about SHARD_POSTINGS
+    postings (a term with more has a shard of its own)."""
+    starts = [0] if postings else []
+    held = 0
+    for number, count in enumerate(postings):
+        if held and held + count > SHARD_POSTINGS:
+            starts.append(number)
+            held = 0
+        held += count
+    return starts
 
 
 def encode_postings(
     term_numbers: np.ndarray, documents: np.ndarray, frequencies: np.ndarray, term_count: int
 ) -> str:
-    """One field's postings string from its (term, document, frequency) triples, with numpy:
+    """One field's postings string from its (term, document, weight) triples, with numpy:
     a Python loop over every posting is slow.
 
     Numbers are written 5 bits a character, most significant first, the last character of a
@@ -141,15 +226,14 @@ def encode_postings(
     first = np.ones(len(terms), dtype=bool)
     first[1:] = terms[1:] != terms[:-1]
     previous[first] = 0
-    repeated = tfs > 1
-    # The numbers in order: each posting's code, then its frequency when above one.
-    slots = 1 + repeated
+    # The numbers in order: each posting's document delta, then its weight.
+    slots = np.full(len(terms), 2)
     starts = np.cumsum(slots) - slots
-    numbers = np.empty(int(slots.sum()), dtype=np.int32)
-    numbers[starts] = (docs - previous) * 2 + repeated
-    numbers[starts[repeated] + 1] = tfs[repeated]
+    numbers = np.empty(int(slots.sum()), dtype=np.int64)
+    numbers[starts] = docs - previous
+    numbers[starts + 1] = tfs
     owner = np.repeat(terms, slots)  # the term each number belongs to
-    del terms, docs, tfs, previous, first, repeated, slots, starts
+    del terms, docs, tfs, previous, first, slots, starts
     width = np.ones(len(numbers), dtype=np.int32)  # characters per number
     rest = numbers >> 5
     while rest.any():
@@ -250,8 +334,14 @@ def abstract_files(abstracts: Sequence[str]) -> dict[str, bytes]:
 
 def search_files(site: Site, terms: CorpusTerms) -> dict[str, bytes]:
     index = encode_index(*site_terms(site, terms))
-    data = {"index": index, "store": document_store(site.papers, site)}
+    data = {"index": index.entry, "store": document_store(site.papers, site)}
+    shards = {
+        f"{SEARCH}terms/{number}.js": script_payload(f"confsiteShard{number}", shard)
+        for number, shard in enumerate(index.shards)
+    }
     return {
         f"{SEARCH}index.js": script_payload("confsiteSearchData", data),
+        f"{SEARCH}vocabulary.js": script_payload("confsiteVocabulary", index.vocabulary),
+        **shards,
         **abstract_files(terms.abstracts),
     }

@@ -22,29 +22,53 @@
     });
   }
 
-  // The store comes in columns of one string each (see document_store in search.py); a
-  // document's row is put together when a result needs it.
+  // The store comes in columns of one string each (see document_store in search_index.py):
+  // what filters need, for every paper. What a result shows comes CARD_CHUNK papers to a file
+  // (search/cards/N.js), loaded for the results shown. A document's row is put together when
+  // it is needed: [title, authors, id, sessions, badges, collection, type, award].
   const RECORD = "\x1e";
   const UNIT = "\x1f";
+  const CARD_CHUNK = 32;
 
   function openStore(store) {
     const column = (name) => store[name].split(RECORD);
-    const titles = column("titles"), authors = column("authors"), ids = column("ids");
-    const sessions = column("sessions"), badges = column("badges");
-    const collection = column("collection"), presentation = column("presentation");
+    const sessions = column("sessions"), collection = column("collection");
+    const presentation = column("presentation");
     const list = (text) => (text ? text.split(UNIT) : []);
     const rows = new Map();
+    const cards = new Map(); // chunk → columns, once loaded
+    const loading = new Map();
     return {
       sessions: store.sessionNames,
       collections: store.collectionNames,
       years: store.collectionYears,
+      ensureCards(numbers) {
+        const chunks = new Set(numbers.map((n) => Math.floor(n / CARD_CHUNK)));
+        return Promise.all([...chunks].map((chunk) => {
+          if (!loading.has(chunk)) {
+            loading.set(chunk, loadData("search/cards/" + chunk + ".js", "confsiteCards" + chunk)
+              .then((data) => {
+                cards.set(chunk, Object.fromEntries(Object.entries(data).map(([k, v]) => [k, v.split(RECORD)])));
+              }));
+          }
+          return loading.get(chunk);
+        }));
+      },
       doc(n) {
         let row = rows.get(n);
         if (!row) {
-          row = [titles[n] || null, list(authors[n]), ids[n], list(sessions[n]).map(Number),
-            list(badges[n]), Number(collection[n]), presentation[n] || null,
-            store.award.charCodeAt(n) === 49 ? 1 : 0];
+          const type = presentation[n];
+          row = [undefined, [], undefined, list(sessions[n]).map(Number), [], Number(collection[n]),
+            type ? store.presentationNames[Number(type)] : null, store.award.charCodeAt(n) === 49 ? 1 : 0];
           rows.set(n, row);
+        }
+        const card = row[0] === undefined && cards.get(Math.floor(n / CARD_CHUNK));
+        if (card) {
+          const i = n % CARD_CHUNK;
+          row[0] = card.titles[i] || null;
+          row[1] = list(card.authors[i]);
+          row[2] = card.ids[i];
+          row[4] = list(card.badges[i]);
         }
         return row;
       },
@@ -253,7 +277,11 @@
         const again = words.filter((w) => fixed.has(w) || w.exact || w.others.length).map((w) =>
           (fixed.has(w) ? { ...w, exact: fixed.get(w), others: [] } : w));
         results = runWords(again);
-        if (results.length) for (const [word, term] of fixed) corrected.push([word.token, term]);
+        if (results.length) {
+          for (const [word, term] of fixed) corrected.push([word.token, term]);
+          // The note spells the corrections as the results' titles and authors do.
+          await state.store.ensureCards(results.slice(0, 20).map((r) => Number(r.ref)));
+        }
       }
     }
     return { results, corrected, onlyStopWords: false };
@@ -273,9 +301,11 @@
 
   // Searches as the user types: only the latest query's results are shown.
   let searches = 0;
-  function latest(text, show) {
+  // `prepare` loads what the results need shown before they are.
+  function latest(text, prepare, show) {
     const mine = ++searches;
-    return search(text).then((found) => { if (mine === searches) show(found); });
+    return search(text).then((found) => prepare(found))
+      .then((found) => { if (mine === searches) show(found); });
   }
 
   // The corrected words as the papers spell them: "trasnformer" shows "transformers", not
@@ -435,7 +465,9 @@
         status.textContent = "";
         return;
       }
-      latest(text, (found) => showFound(text, found));
+      latest(text, (found) => state.store.ensureCards(
+        found.results.slice(0, PREVIEW_COUNT).map((r) => Number(r.ref))).then(() => found),
+      (found) => showFound(text, found));
     }
 
     function showFound(text, found) {
@@ -542,8 +574,12 @@
 
     function render() {
       const text = input.value;
-      if (!text.trim()) { ++searches; renderFound(text, { results: everyPaper(), corrected: [] }); return; }
-      latest(text, (found) => renderFound(text, found));
+      if (!text.trim()) {
+        ++searches;
+        renderFound(text, { results: everyPaper(), corrected: [] });
+        return;
+      }
+      latest(text, (found) => found, (found) => renderFound(text, found));
     }
 
     function renderFound(text, found) {
@@ -588,18 +624,24 @@
       }
       page.classList.toggle("has-results", shown.length > 0);
       let rendered = 0;
+      const mine = searches;
+      // Cards of the next page first: a result is shown whole or not yet.
       const renderMore = () => {
         const next = shown.slice(rendered, rendered + PAGE_SIZE);
-        for (const r of next) list.appendChild(resultItem(r, true));
-        rendered += next.length;
-        more.hidden = rendered >= shown.length;
-        more.textContent = `Show ${Math.min(PAGE_SIZE, shown.length - rendered)} more`;
+        return store.ensureCards(next.map((r) => Number(r.ref))).then(() => {
+          if (mine !== searches) return;
+          for (const r of next) list.appendChild(resultItem(r, true));
+          rendered += next.length;
+          more.hidden = rendered >= shown.length;
+          more.textContent = `Show ${Math.min(PAGE_SIZE, shown.length - rendered)} more`;
+        });
       };
       more.onclick = () => {
         const first = rendered;
-        renderMore();
-        const link = list.querySelectorAll("a.result-title")[first];
-        if (link) link.focus();
+        renderMore().then(() => {
+          const link = list.querySelectorAll("a.result-title")[first];
+          if (link) link.focus();
+        });
       };
       renderMore();
     }

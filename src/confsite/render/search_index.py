@@ -8,8 +8,8 @@ All of that follows from the term frequencies, so we ship only:
   (UTF-16) order, the order lunr.js requires;
 - `postings`: per field and term, the delta-encoded numbers of the documents that hold it,
   each followed by the term's frequency there when that is above one, packed into strings;
-- `store`: what a result shows (title, authors, url id, sessions, badges); the plain
-  abstracts, for the matching passage, come in small files of their own.
+- `store`: what filters need of every paper; what a result shows (title, authors, url id,
+  badges) and the plain abstracts (for the matching passage) come in small files of their own.
 
 `static/search-index.js` decodes this into typed arrays in one pass and gives a `lunr.Index`
 postings and field vectors made when a query first needs them, with weights from lunr.js's
@@ -265,23 +265,22 @@ UNIT = "\x1f"  # between the items of one document's list
 
 
 def document_store(papers: tuple[Paper, ...], site: Site) -> dict[str, Any]:
-    """What results show, in columns of one string each (a page splits a few long strings far
-    faster than it parses ten thousand small arrays): titles, authors, ids, session numbers,
-    badges, collection numbers, presentation types, award flags. Session and collection names
-    are listed once."""
+    """What filters need of every paper, loaded with the index: session numbers, collection
+    numbers, presentation types, award flags, in columns of one string each (a page splits a
+    few long strings far faster than it parses ten thousand small arrays). Session,
+    collection and presentation names are listed once. What a result shows is in
+    `card_files`."""
     sessions = list(site.sessions)
     session_number = {group.session: i for i, group in enumerate(sessions)}
     collections = list(site.collections)
     collection_number = {(c.conference, c.year): i for i, c in enumerate(collections)}
+    presentations = sorted({p.presentation for p in papers if p.presentation})
+    presentation_number = {name: str(i) for i, name in enumerate(presentations)}
     column = RECORD.join
     return {
-        "titles": column(plain_text(p.title) if p.title else "" for p in papers),
-        "authors": column(UNIT.join(p.authors) for p in papers),
-        "ids": column(p.id for p in papers),
         "sessions": column(UNIT.join(str(session_number[s]) for s in p.sessions) for p in papers),
-        "badges": column(UNIT.join(badge_list(p)) for p in papers),
         "collection": column(str(collection_number[(p.conference, p.year)]) for p in papers),
-        "presentation": column(p.presentation or "" for p in papers),
+        "presentation": column(presentation_number.get(p.presentation or "", "") for p in papers),
         "award": "".join("1" if p.awards else "0" for p in papers),
         "sessionNames": [
             [g.label, g.slug, collection_number[(g.session.conference, g.session.year)]]
@@ -289,7 +288,28 @@ def document_store(papers: tuple[Paper, ...], site: Site) -> dict[str, Any]:
         ],
         "collectionNames": [c.label for c in collections],
         "collectionYears": [c.year for c in collections],
+        "presentationNames": presentations,
     }
+
+
+# Papers per file of result cards: a preview of 8 results loads at most 8 such files.
+CARD_CHUNK = 32
+
+
+def card_files(papers: tuple[Paper, ...]) -> dict[str, bytes]:
+    """`search/cards/N.js`: what a result shows of papers N×CARD_CHUNK onwards (titles,
+    authors, ids, badges), in columns."""
+    files = {}
+    for chunk, start in enumerate(range(0, len(papers), CARD_CHUNK)):
+        part = papers[start : start + CARD_CHUNK]
+        data = {
+            "titles": RECORD.join(plain_text(p.title) if p.title else "" for p in part),
+            "authors": RECORD.join(UNIT.join(p.authors) for p in part),
+            "ids": RECORD.join(p.id for p in part),
+            "badges": RECORD.join(UNIT.join(badge_list(p)) for p in part),
+        }
+        files[f"{SEARCH}cards/{chunk}.js"] = script_payload(f"confsiteCards{chunk}", data)
+    return files
 
 
 def script_payload(name: str, data: Any) -> bytes:
@@ -343,5 +363,6 @@ def search_files(site: Site, terms: CorpusTerms) -> dict[str, bytes]:
         f"{SEARCH}index.js": script_payload("confsiteSearchData", data),
         f"{SEARCH}vocabulary.js": script_payload("confsiteVocabulary", index.vocabulary),
         **shards,
+        **card_files(site.papers),
         **abstract_files(terms.abstracts),
     }

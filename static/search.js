@@ -16,6 +16,8 @@
     return new Promise((resolve, reject) => {
       const script = document.createElement("script");
       script.src = src;
+      // Fetched at once, run in the order added: four scripts cost one round trip, not four.
+      script.async = false;
       script.onload = resolve;
       script.onerror = () => reject(new Error("could not load " + src));
       document.head.appendChild(script);
@@ -23,14 +25,13 @@
   }
 
   // The store comes in columns of one string each (see document_store in search_index.py):
-  // what filters need, for every paper. What a result shows comes CARD_CHUNK papers to a file
+  // what filters need, for every paper. What a result shows comes `perFile` papers to a file
   // (search/cards/N.js), loaded for the results shown. A document's row is put together when
   // it is needed: [title, authors, id, sessions, badges, collection, type, award].
   const RECORD = "\x1e";
   const UNIT = "\x1f";
-  const CARD_CHUNK = 32;
 
-  function openStore(store) {
+  function openStore(store, perFile) {
     const column = (name) => store[name].split(RECORD);
     const sessions = column("sessions"), collection = column("collection");
     const presentation = column("presentation");
@@ -43,7 +44,7 @@
       collections: store.collectionNames,
       years: store.collectionYears,
       ensureCards(numbers) {
-        const chunks = new Set(numbers.map((n) => Math.floor(n / CARD_CHUNK)));
+        const chunks = new Set(numbers.map((n) => Math.floor(n / perFile)));
         return Promise.all([...chunks].map((chunk) => {
           if (!loading.has(chunk)) {
             loading.set(chunk, loadData("search/cards/" + chunk + ".js", "confsiteCards" + chunk)
@@ -62,9 +63,9 @@
             type ? store.presentationNames[Number(type)] : null, store.award.charCodeAt(n) === 49 ? 1 : 0];
           rows.set(n, row);
         }
-        const card = row[0] === undefined && cards.get(Math.floor(n / CARD_CHUNK));
+        const card = row[0] === undefined && cards.get(Math.floor(n / perFile));
         if (card) {
-          const i = n % CARD_CHUNK;
+          const i = n % perFile;
           row[0] = card.titles[i] || null;
           row[1] = list(card.authors[i]);
           row[2] = card.ids[i];
@@ -77,10 +78,8 @@
 
   function ensureIndex() {
     if (!state.loading) {
-      state.loading = loadScript(root + "assets/lunr.js")
-        .then(() => loadScript(root + "assets/search-terms.js"))
-        .then(() => loadScript(root + "assets/search-index.js"))
-        .then(() => loadScript(root + "search/index.js"))
+      state.loading = Promise.all(["assets/lunr.js", "assets/search-terms.js",
+        "assets/search-index.js", "search/index.js"].map((path) => loadScript(root + path)))
         .then(() => {
           const data = window.confsiteSearchData;
           const loaded = window.confsiteLoadIndex(data.index, lunr,
@@ -90,7 +89,8 @@
           state.index = loaded.index;
           state.hasTerm = loaded.hasTerm;
           state.completions = loaded.completions;
-          state.store = openStore(data.store);
+          state.store = openStore(data.store, data.chunks.cards);
+          state.abstractChunk = data.chunks.abstracts;
           state.documents = data.index.documents;
           delete window.confsiteSearchData;
         });
@@ -107,19 +107,18 @@
     });
   }
 
-  // Plain abstracts come 16 papers to a file (search/abstracts/N.js), loaded for the results
-  // shown: their matching passage is the snippet.
-  const ABSTRACT_CHUNK = 16;
+  // Plain abstracts come a few papers to a file (search/abstracts/N.js), loaded for the
+  // results shown: their matching passage is the snippet.
   const abstractChunks = new Map();
   function abstractOf(n) {
-    const chunk = Math.floor(n / ABSTRACT_CHUNK);
+    const chunk = Math.floor(n / state.abstractChunk);
     let loading = abstractChunks.get(chunk);
     if (!loading) {
       loading = loadData("search/abstracts/" + chunk + ".js", "confsiteAbstracts" + chunk)
         .then((text) => text.split(RECORD));
       abstractChunks.set(chunk, loading);
     }
-    return loading.then((texts) => texts[n % ABSTRACT_CHUNK] || "");
+    return loading.then((texts) => texts[n % state.abstractChunk] || "");
   }
 
   // ---- querying ------------------------------------------------------------------------
@@ -574,6 +573,7 @@
 
     function render() {
       const text = input.value;
+      list.setAttribute("aria-busy", "true");
       if (!text.trim()) {
         ++searches;
         renderFound(text, { results: everyPaper(), corrected: [] });
@@ -588,8 +588,6 @@
         session: params.get("session") || "", type: params.get("type") || "",
         award: params.get("award") === "1",
       };
-      list.replaceChildren();
-      more.hidden = true;
       const browsing = !text.trim();
       const results = found.results;
       const store = state.store;
@@ -613,23 +611,30 @@
       });
       const filtered = shown.length !== results.length ? ` (${results.length.toLocaleString("en")} before filters)` : "";
       const note = correctionNote(found);
+      let statusText;
       if (browsing) {
-        status.textContent = `${plural(shown.length, "paper", "papers")}${filtered}. Type words from a title, an author's name or an abstract, or filter.`;
+        statusText = `${plural(shown.length, "paper", "papers")}${filtered}. Type words from a title, an author's name or an abstract, or filter.`;
       } else if (shown.length) {
-        status.textContent = (note ? note + " " : "") + `${plural(shown.length, "paper", "papers")} found${filtered}.`;
+        statusText = (note ? note + " " : "") + `${plural(shown.length, "paper", "papers")} found${filtered}.`;
       } else if (results.length) {
-        status.textContent = `No papers match “${text.trim()}” with these filters${filtered}. Clear a filter to see them.`;
+        statusText = `No papers match “${text.trim()}” with these filters${filtered}. Clear a filter to see them.`;
       } else {
-        status.textContent = noMatchText(text, found);
+        statusText = noMatchText(text, found);
       }
-      page.classList.toggle("has-results", shown.length > 0);
       let rendered = 0;
       const mine = searches;
-      // Cards of the next page first: a result is shown whole or not yet.
+      // Cards of the next page first: a result is shown whole or not yet, and the previous
+      // results stay until the new ones replace them at once.
       const renderMore = () => {
         const next = shown.slice(rendered, rendered + PAGE_SIZE);
         return store.ensureCards(next.map((r) => Number(r.ref))).then(() => {
           if (mine !== searches) return;
+          if (rendered === 0) {
+            list.replaceChildren();
+            status.textContent = statusText;
+            page.classList.toggle("has-results", shown.length > 0);
+          }
+          list.removeAttribute("aria-busy");
           for (const r of next) list.appendChild(resultItem(r, true));
           rendered += next.length;
           more.hidden = rendered >= shown.length;

@@ -122,9 +122,15 @@ def test_deep_link_shows_count_snippets_and_highlights(
     expect(first.locator(".result-snippet")).not_to_be_empty()
 
 
+def settled(page: Page) -> None:
+    """Results come after the shards and cards they need: the list is busy until then."""
+    expect(page.locator("#search-results[aria-busy]")).to_have_count(0)
+
+
 def select_starting(page: Page, select: str, prefix: str) -> None:
     labels = page.locator(f"{select} option").all_inner_texts()
     page.select_option(select, label=next(label for label in labels if label.startswith(prefix)))
+    settled(page)
 
 
 def result_where(page: Page) -> list[str]:
@@ -145,17 +151,20 @@ def test_each_filter_narrows_the_results_and_lands_in_the_url(
     assert 0 < by_collection < total
 
     watched.select_option("#filter-collection", "")
+    settled(watched)
     select_starting(watched, "#filter-session", "Outstanding paper awards")
     assert all("Outstanding paper awards" in w for w in result_where(watched))
 
     watched.select_option("#filter-session", "")
     watched.select_option("#filter-type", "Oral")
+    settled(watched)
     badges = watched.locator("#search-results .search-result").evaluate_all(
         "items => items.map(i => [...i.querySelectorAll('.badge')].map(b => b.textContent))")
     assert badges and all("Oral" in b for b in badges)
 
     watched.select_option("#filter-type", "")
     watched.check("#filter-award")
+    settled(watched)
     award_badges = watched.locator("#search-results .search-result").evaluate_all(
         "items => items.map(i => [...i.querySelectorAll('.badge')].map(b => b.textContent))")
     assert award_badges and all(
@@ -302,9 +311,14 @@ def type_on_search_page(page: Page, root: str, text: str) -> None:
 
 
 def result_titles(page: Page) -> list[str]:
-    expect(page.locator("#search-results .search-result").first).to_be_visible()
+    """Every result's title, once the query typed last has its results, all pages shown."""
+    settled(page)
+    results = page.locator("#search-results .search-result")
+    expect(results.first).to_be_visible()
     while page.locator("#search-more").is_visible():
+        shown = results.count()
         page.locator("#search-more").click()
+        expect(results).not_to_have_count(shown)
     return page.locator("#search-results .result-title").all_inner_texts()
 
 
@@ -425,5 +439,6 @@ def test_empty_query_lists_every_paper_to_filter_and_page(
     expect(status).to_contain_text(f"{in_2023} papers")
     assert parse_qs(urlsplit(watched.url).query)["year"] == ["2023"]
     watched.check("#filter-award")
+    settled(watched)
     awarded = sum(1 for p in papers if p["year"] == 2023 and p["awards"])
     expect(status).to_contain_text(f"{awarded} paper")

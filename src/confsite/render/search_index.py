@@ -1,21 +1,23 @@
-"""The prebuilt search index: lunr.py tokenizes, a compact encoding ships, lunr.js searches.
+"""The prebuilt search index, sharded by term: terms.py makes the terms, lunr.js searches.
 
 lunr's own serialization repeats every document reference in every posting, stores the
-inverted index beside the field vectors it can be derived from, and spells out every weight.
-All of that follows from the term frequencies, so we ship only:
+inverted index beside the field vectors it can be derived from, and is one file a page must
+load whole. We ship instead, as script files (a <script> works from file://, fetch does not):
 
-- `terms`: the vocabulary (after lunr's trimmer, stop-word filter and stemmer), in JavaScript
-  (UTF-16) order, the order lunr.js requires;
-- `postings`: per field and term, the delta-encoded numbers of the documents that hold it,
-  each followed by the term's frequency there when that is above one, packed into strings;
-- `store`: what filters need of every paper; what a result shows (title, authors, url id,
-  badges) and the plain abstracts (for the matching passage) come in small files of their own.
+- the entry, `search/index.js`: the fields, the document count, the first term of each shard,
+  and what filters need of every paper;
+- shards, `search/terms/N.js`: a run of the vocabulary in JavaScript (UTF-16) order, the order
+  lunr.js requires, and per field and term the delta-encoded numbers of the documents that
+  hold it, each followed by its weight, computed here exactly as lunr.js's builder computes
+  it, so a page needs no field lengths and scores equal a lunr.js build's;
+- `search/vocabulary.js`: every term and its posting count, to correct a misspelt word or
+  expand a wildcard;
+- result cards, `search/cards/N.js`, and plain abstracts, `search/abstracts/N.js`, for the
+  results shown.
 
-`static/search-index.js` decodes this into typed arrays in one pass and gives a `lunr.Index`
-postings and field vectors made when a query first needs them, with weights from lunr.js's
-own builder formula and rounding, so ranking is exactly lunr's and loading costs little more
-than the vocabulary's token set. Indexed text is NFKC-normalized so mathematical letters and
-compatibility forms (𝜸, ﬁ) match what people type.
+`static/search-index.js` loads a shard when a query needs one of its terms and gives a
+`lunr.Index` postings and field vectors made when a query first needs them, so what a search
+downloads stays small whatever the archive's size.
 """
 
 from __future__ import annotations
@@ -292,8 +294,9 @@ def document_store(papers: tuple[Paper, ...], site: Site) -> dict[str, Any]:
     }
 
 
-# Papers per file of result cards: a preview of 8 results loads at most 8 such files.
-CARD_CHUNK = 32
+# Papers per file of result cards: each keystroke shows 8 results, scattered over the corpus,
+# so small files keep what typing a query downloads small.
+CARD_CHUNK = 8
 
 
 def card_files(papers: tuple[Paper, ...]) -> dict[str, bytes]:
@@ -354,7 +357,11 @@ def abstract_files(abstracts: Sequence[str]) -> dict[str, bytes]:
 
 def search_files(site: Site, terms: CorpusTerms) -> dict[str, bytes]:
     index = encode_index(*site_terms(site, terms))
-    data = {"index": index.entry, "store": document_store(site.papers, site)}
+    data = {
+        "index": index.entry,
+        "store": document_store(site.papers, site),
+        "chunks": {"cards": CARD_CHUNK, "abstracts": ABSTRACT_CHUNK},
+    }
     shards = {
         f"{SEARCH}terms/{number}.js": script_payload(f"confsiteShard{number}", shard)
         for number, shard in enumerate(index.shards)

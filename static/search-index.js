@@ -1,59 +1,37 @@
-// Loads confsite's compact search index (src/confsite/search.py) as a lunr.Index. Shared by
-// the page (search.js) and the parity test, which runs it in Node against lunr.js's own index.
+// Loads confsite's sharded search index (src/confsite/render/search_index.py) as a lunr.Index.
+// Shared by the page (search.js), `confsite check` and the parity tests, which run it in Node
+// against lunr.js's own index.
 //
-// Postings arrive term-major and are decoded into typed arrays in one pass. lunr's inverted
-// index and field vectors are proxies: a term's posting is made the first time lunr asks for
-// it, and a document field's vector holds the weights of the terms made so far. lunr scores a
-// document by the dot product of its field vectors with the query vector, divided by the
-// query vector's length, so terms outside the query never change a score. Weights use
-// lunr.Builder's own formula and rounding, so scores equal those of a lunr.js build.
+// The entry says where each shard (a run of the sorted vocabulary) starts; a shard is loaded
+// when a query needs one of its terms, so what a search downloads stays small whatever the
+// archive's size. A shard holds each term's postings with their weights, computed at build
+// time by lunr.js's own formula and rounding, so no field lengths are needed. lunr's inverted
+// index and field vectors are proxies over the terms loaded so far: lunr scores a document by
+// the dot product of its field vectors with the query vector, divided by the query vector's
+// length, so terms outside the query never change a score.
 "use strict";
 
 const DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
 const DIGIT_VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < DIGITS.length; i++) DIGIT_VALUE[DIGITS.charCodeAt(i)] = i;
-const TERM_END = ".".charCodeAt(0);
 
-// One field's postings: per term, the documents holding it and the term's frequency there;
-// also each document's field length (the sum of its frequencies), which BM25 needs.
-function decodeField(text, termCount, documentCount) {
-  const starts = new Uint32Array(termCount + 1);
-  const documents = new Uint32Array(text.length);
-  const frequencies = new Uint16Array(text.length);
-  const lengths = new Float64Array(documentCount);
-  let entries = 0;
-  let term = 0;
+// One term's postings in one field: document numbers and weights, from "delta weight ...".
+function decodePostings(text) {
+  const documents = [];
+  const weights = [];
   let doc = 0;
   let value = 0;
-  let expectFrequency = false;
+  let isWeight = false;
   for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === TERM_END) {
-      starts[++term] = entries;
-      doc = 0;
-      continue;
-    }
-    const digit = DIGIT_VALUE[code];
+    const digit = DIGIT_VALUE[text.charCodeAt(i)];
     if (digit >= 32) { value = value * 32 + (digit - 32); continue; }
     value = value * 32 + digit;
-    if (expectFrequency) {
-      frequencies[entries - 1] = value;
-      lengths[doc] += value - 1;
-      expectFrequency = false;
-    } else {
-      doc += value >> 1;
-      documents[entries] = doc;
-      frequencies[entries] = 1;
-      lengths[doc] += 1;
-      entries++;
-      expectFrequency = (value & 1) === 1;
-    }
+    if (isWeight) weights.push(value / 1000);
+    else { doc += value; documents.push(doc); }
+    isWeight = !isWeight;
     value = 0;
   }
-  starts[termCount] = entries;
-  let total = 0;
-  for (let d = 0; d < documentCount; d++) total += lengths[d];
-  return { starts, documents, frequencies, lengths, average: total / documentCount };
+  return { documents, weights };
 }
 
 // An object whose properties are made on first read. `isKey` says which exist; `keys` lists
@@ -76,8 +54,8 @@ function lazyTable(isKey, keys, make, cacheValues) {
   });
 }
 
-// lunr.TokenSet.fromArray minimizes the trie, which costs more than the whole rest of loading;
-// intersecting with a plain trie (edges per UTF-16 code unit, as lunr's own) gives the same terms.
+// A plain trie (edges per UTF-16 code unit, as lunr's own): lunr.TokenSet.fromArray
+// minimizes it, which costs more than the rest of loading and gives the same terms.
 function plainTokenSet(terms, lunr) {
   const root = new lunr.TokenSet();
   for (const term of terms) {
@@ -91,8 +69,8 @@ function plainTokenSet(terms, lunr) {
   return root;
 }
 
-// The first part of a clause's token set that a plain word spells, or null when it has a
-// wildcard or edit-distance branch.
+// The word a clause's token set spells, or null when it has a wildcard or edit-distance
+// branch.
 function plainWord(tokenSet) {
   let word = "";
   let node = tokenSet;
@@ -105,60 +83,103 @@ function plainWord(tokenSet) {
   }
 }
 
-// lunr intersects every clause with the vocabulary. For a plain word that is a lookup; only
-// wildcard and fuzzy clauses need the vocabulary's trie, which is then built once.
-function vocabularySet(terms, termNumber, lunr) {
-  let trie = null;
-  return {
-    intersect(other) {
-      const word = plainWord(other);
-      if (word !== null) {
-        return termNumber.has(word) ? lunr.TokenSet.fromString(word) : new lunr.TokenSet();
-      }
-      if (!trie) trie = plainTokenSet(terms, lunr);
-      return trie.intersect(other);
-    },
-  };
-}
+// `loadShard(n)` resolves with shard n's data; `loadVocabulary()` with every term and its
+// posting count. Both are asked for at most once each.
+function confsiteLoadIndex(entry, lunr, loadShard, loadVocabulary) {
+  const fields = entry.fields;
+  const documentCount = entry.documents;
+  const first = entry.shardFirst;
+  const starts = entry.shardStarts;
+  const known = new Map(); // term → { number, fields: [{documents, weights}] or texts }
+  const shards = new Map(); // shard number → promise
+  let vocabulary = null;
+  let vocabularyLoading = null;
+  let missed = null; // terms lunr asked for that are not loaded, while finding them
 
-function confsiteLoadIndex(data, lunr) {
-  const { fields, boosts, k1, b } = data;
-  const documentCount = data.documents;
-  const terms = data.terms ? data.terms.split(" ") : [];
-  const termNumber = new Map(terms.map((term, i) => [term, i]));
-  const decoded = data.postings.map((text) => decodeField(text, terms.length, documentCount));
-
-  // lunr.idf counts the (field, document) postings of a term.
-  const idf = (t) => {
-    let documentsWithTerm = 0;
-    for (const field of decoded) documentsWithTerm += field.starts[t + 1] - field.starts[t];
-    const x = (documentCount - documentsWithTerm + 0.5) / (documentsWithTerm + 0.5);
-    return Math.log(1 + Math.abs(x));
+  const shardOf = (term) => {
+    let low = 0;
+    let high = first.length - 1;
+    if (high < 0 || term < first[0]) return -1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (first[middle] <= term) low = middle; else high = middle - 1;
+    }
+    return low;
   };
+
+  function ensureShard(n) {
+    if (n < 0) return Promise.resolve();
+    let loading = shards.get(n);
+    if (!loading) {
+      loading = Promise.resolve(loadShard(n)).then((shard) => {
+        const terms = shard.terms ? shard.terms.split(" ") : [];
+        const texts = shard.postings.map((field) => field.split("."));
+        terms.forEach((term, i) => {
+          known.set(term, { number: starts[n] + i, texts: texts.map((field) => field[i] || "") });
+        });
+      });
+      shards.set(n, loading);
+    }
+    return loading;
+  }
+
+  const ensureTerms = (terms) => Promise.all([...new Set(terms.map(shardOf))].map(ensureShard));
+
+  // Every shard that may hold a term starting with `prefix`.
+  function ensurePrefix(prefix) {
+    const wanted = [];
+    for (let n = Math.max(0, shardOf(prefix)); n < first.length; n++) {
+      if (n > shardOf(prefix) && !first[n].startsWith(prefix)) break;
+      wanted.push(n);
+    }
+    return Promise.all(wanted.map(ensureShard));
+  }
+
+  function ensureVocabulary() {
+    if (!vocabularyLoading) {
+      vocabularyLoading = Promise.resolve(loadVocabulary()).then((data) => {
+        const terms = data.terms ? data.terms.split(" ") : [];
+        vocabulary = { terms, postings: data.postings, trie: null };
+      });
+    }
+    return vocabularyLoading;
+  }
+
+  function decoded(term) {
+    const entry = known.get(term);
+    if (!entry.fields) {
+      entry.fields = entry.texts.map(decodePostings);
+      delete entry.texts;
+    }
+    return entry;
+  }
 
   // (field, document) → [term number, weight, ...] for every term made so far.
-  const made = decoded.map(() => new Map());
-  const invertedIndex = lazyTable((term) => termNumber.has(term), () => terms, (term) => {
-    const t = termNumber.get(term);
-    const termIdf = idf(t);
-    const posting = { _index: t };
-    decoded.forEach((field, f) => {
+  const made = fields.map(() => new Map());
+  const postingTable = lazyTable((term) => known.has(term), () => [...known.keys()], (term) => {
+    const { number, fields: postings } = decoded(term);
+    const posting = { _index: number };
+    postings.forEach(({ documents, weights }, f) => {
       const refs = {};
-      for (let i = field.starts[t]; i < field.starts[t + 1]; i++) {
-        const doc = field.documents[i];
-        const tf = field.frequencies[i];
-        let score = termIdf * ((k1 + 1) * tf)
-          / (k1 * (1 - b + b * (field.lengths[doc] / field.average)) + tf);
-        score *= boosts[f];
+      documents.forEach((doc, i) => {
         refs[doc] = {};
         let entries = made[f].get(doc);
         if (!entries) made[f].set(doc, (entries = []));
-        entries.push(t, Math.round(score * 1000) / 1000);
-      }
+        entries.push(number, weights[i]);
+      });
       posting[fields[f]] = refs;
     });
     return posting;
   }, true);
+  // While a query's terms are being found, a term of the vocabulary not loaded yet is noted
+  // and stands as a term found nowhere.
+  const invertedIndex = new Proxy(postingTable, {
+    get: (target, term) => {
+      if (typeof term !== "string" || known.has(term) || !missed) return target[term];
+      missed.add(term);
+      return Object.fromEntries([["_index", 0], ...fields.map((field) => [field, {}])]);
+    },
+  });
 
   const parseFieldRef = (fieldRef) => {
     const slash = fieldRef.indexOf("/");
@@ -183,28 +204,69 @@ function confsiteLoadIndex(data, lunr) {
     return new lunr.Vector(elements);
   }, false);
 
-  const index = new lunr.Index({
-    invertedIndex,
-    fieldVectors,
-    tokenSet: vocabularySet(terms, termNumber, lunr),
-    fields,
-    pipeline: lunr.Pipeline.load(["stemmer"]),
-  });
-  // Terms starting with `prefix`, most widespread first: completions for the word being typed.
-  const postingCount = (t) => decoded.reduce((n, field) => n + field.starts[t + 1] - field.starts[t], 0);
-  const completions = (prefix, limit) => {
-    let low = 0;
-    let high = terms.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (terms[middle] < prefix) low = middle + 1; else high = middle;
-    }
-    const found = [];
-    for (let t = low; t < terms.length && terms[t].startsWith(prefix); t++) found.push(t);
-    found.sort((x, y) => postingCount(y) - postingCount(x) || x - y);
-    return found.slice(0, limit).map((t) => terms[t]);
+  // lunr intersects every clause with the vocabulary. A plain word is looked up among the
+  // loaded terms (or noted, while finding terms); wildcard and fuzzy clauses need the whole
+  // vocabulary's trie.
+  const tokenSet = {
+    intersect(other) {
+      const word = plainWord(other);
+      if (word !== null) {
+        if (missed && !known.has(word)) {
+          missed.add(word);
+          return new lunr.TokenSet();
+        }
+        return known.has(word) ? lunr.TokenSet.fromString(word) : new lunr.TokenSet();
+      }
+      if (!vocabulary) throw new Error("the vocabulary must be loaded for wildcards");
+      if (!vocabulary.trie) vocabulary.trie = plainTokenSet(vocabulary.terms, lunr);
+      return vocabulary.trie.intersect(other);
+    },
   };
-  return { index, hasTerm: (term) => termNumber.has(term), completions };
+
+  const index = new lunr.Index({
+    invertedIndex, fieldVectors, tokenSet, fields, pipeline: lunr.Pipeline.load(["stemmer"]),
+  });
+
+  // lunr query syntax: its terms are found by a first pass that notes the terms it needs,
+  // which are then loaded; the second pass scores with all of them.
+  async function search(text) {
+    if (/[*~]/.test(text)) await ensureVocabulary();
+    missed = new Set();
+    try {
+      index.search(text);
+    } finally {
+      const needed = [...missed];
+      missed = null;
+      await ensureTerms(needed);
+    }
+    return index.search(text);
+  }
+
+  // Loaded terms starting with `prefix` (ensurePrefix first), most widespread first:
+  // completions for the word being typed.
+  const postingCount = (term) => {
+    const entry = known.get(term);
+    if (entry.fields) return entry.fields.reduce((n, field) => n + field.documents.length, 0);
+    return entry.texts.reduce((n, text) => n + countPostings(text), 0);
+  };
+  const completions = (prefix, limit) => {
+    const found = [];
+    for (const term of known.keys()) if (term.startsWith(prefix)) found.push(term);
+    found.sort((x, y) => postingCount(y) - postingCount(x) || (x < y ? -1 : 1));
+    return found.slice(0, limit);
+  };
+  return {
+    index, search, ensureTerms, ensurePrefix, ensureVocabulary, completions,
+    hasTerm: (term) => known.has(term),
+    vocabulary: () => vocabulary,
+  };
+}
+
+// Postings in one field's text: every other number is a document delta.
+function countPostings(text) {
+  let numbers = 0;
+  for (let i = 0; i < text.length; i++) if (DIGIT_VALUE[text.charCodeAt(i)] < 32) numbers++;
+  return numbers / 2;
 }
 
 if (typeof module !== "undefined") module.exports = { confsiteLoadIndex };

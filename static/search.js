@@ -4,7 +4,7 @@
 
 (function () {
   const root = document.documentElement.dataset.root || "";
-  const state = { index: null, hasTerm: null, completions: null, store: null, snippets: null, loading: null };
+  const state = { index: null, hasTerm: null, completions: null, store: null, loading: null };
   const MAX_COMPLETIONS = 60; // of the word being typed, the most widespread
   const MIN_PREFIX = 3; // shorter prefixes expand to much of the vocabulary
   const PREVIEW_COUNT = 8;
@@ -16,34 +16,60 @@
     return new Promise((resolve, reject) => {
       const script = document.createElement("script");
       script.src = src;
+      // Fetched at once, run in the order added: four scripts cost one round trip, not four.
+      script.async = false;
       script.onload = resolve;
       script.onerror = () => reject(new Error("could not load " + src));
       document.head.appendChild(script);
     });
   }
 
-  // The store comes in columns of one string each (see document_store in search.py); a
-  // document's row is put together when a result needs it.
+  // The store comes in columns of one string each (see document_store in search_index.py):
+  // what filters need, for every paper. What a result shows comes `perFile` papers to a file
+  // (search/cards/N.js), loaded for the results shown. A document's row is put together when
+  // it is needed: [title, authors, id, sessions, badges, collection, type, award].
   const RECORD = "\x1e";
   const UNIT = "\x1f";
 
-  function openStore(store) {
+  function openStore(store, perFile) {
     const column = (name) => store[name].split(RECORD);
-    const titles = column("titles"), authors = column("authors"), ids = column("ids");
-    const sessions = column("sessions"), badges = column("badges");
-    const collection = column("collection"), presentation = column("presentation");
+    const sessions = column("sessions"), collection = column("collection");
+    const presentation = column("presentation");
     const list = (text) => (text ? text.split(UNIT) : []);
     const rows = new Map();
+    const cards = new Map(); // chunk → columns, once loaded
+    const loading = new Map();
     return {
       sessions: store.sessionNames,
       collections: store.collectionNames,
+      years: store.collectionYears,
+      ensureCards(numbers) {
+        const chunks = new Set(numbers.map((n) => Math.floor(n / perFile)));
+        return Promise.all([...chunks].map((chunk) => {
+          if (!loading.has(chunk)) {
+            loading.set(chunk, loadData("search/cards/" + chunk + ".js", "confsiteCards" + chunk)
+              .then((data) => {
+                cards.set(chunk, Object.fromEntries(Object.entries(data).map(([k, v]) => [k, v.split(RECORD)])));
+              }));
+          }
+          return loading.get(chunk);
+        }));
+      },
       doc(n) {
         let row = rows.get(n);
         if (!row) {
-          row = [titles[n] || null, list(authors[n]), ids[n], list(sessions[n]).map(Number),
-            list(badges[n]), Number(collection[n]), presentation[n] || null,
-            store.award.charCodeAt(n) === 49 ? 1 : 0];
+          const type = presentation[n];
+          row = [undefined, [], undefined, list(sessions[n]).map(Number), [], Number(collection[n]),
+            type ? store.presentationNames[Number(type)] : null, store.award.charCodeAt(n) === 49 ? 1 : 0];
           rows.set(n, row);
+        }
+        const card = row[0] === undefined && cards.get(Math.floor(n / perFile));
+        if (card) {
+          const i = n % perFile;
+          row[0] = card.titles[i] || null;
+          row[1] = list(card.authors[i]);
+          row[2] = card.ids[i];
+          row[4] = list(card.badges[i]);
         }
         return row;
       },
@@ -52,84 +78,218 @@
 
   function ensureIndex() {
     if (!state.loading) {
-      state.loading = loadScript(root + "assets/lunr.js")
-        .then(() => loadScript(root + "assets/search-index.js"))
-        .then(() => loadScript(root + "search/index.js"))
+      state.loading = Promise.all(["assets/lunr.js", "assets/search-terms.js",
+        "assets/search-index.js", "search/index.js"].map((path) => loadScript(root + path)))
         .then(() => {
           const data = window.confsiteSearchData;
-          const loaded = window.confsiteLoadIndex(data.index, lunr);
+          const loaded = window.confsiteLoadIndex(data.index, lunr,
+            (n) => loadData("search/terms/" + n + ".js", "confsiteShard" + n),
+            () => loadData("search/vocabulary.js", "confsiteVocabulary"));
+          state.loaded = loaded;
           state.index = loaded.index;
           state.hasTerm = loaded.hasTerm;
           state.completions = loaded.completions;
-          state.store = openStore(data.store);
+          state.store = openStore(data.store, data.chunks.cards);
+          state.abstractChunk = data.chunks.abstracts;
+          state.documents = data.index.documents;
           delete window.confsiteSearchData;
         });
     }
     return state.loading;
   }
 
-  function ensureSnippets() {
-    if (!state.snippetsLoading) {
-      state.snippetsLoading = loadScript(root + "search/snippets.js").then(() => {
-        state.snippets = window.confsiteSearchSnippets.split(RECORD);
-        delete window.confsiteSearchSnippets;
-      });
+  // A file that hands the page its data under a global name (a script works from file://).
+  function loadData(path, name) {
+    return loadScript(root + path).then(() => {
+      const data = window[name];
+      delete window[name];
+      return data;
+    });
+  }
+
+  // Plain abstracts come a few papers to a file (search/abstracts/N.js), loaded for the
+  // results shown: their matching passage is the snippet.
+  const abstractChunks = new Map();
+  function abstractOf(n) {
+    const chunk = Math.floor(n / state.abstractChunk);
+    let loading = abstractChunks.get(chunk);
+    if (!loading) {
+      loading = loadData("search/abstracts/" + chunk + ".js", "confsiteAbstracts" + chunk)
+        .then((text) => text.split(RECORD));
+      abstractChunks.set(chunk, loading);
     }
-    return state.snippetsLoading;
+    return loading.then((texts) => texts[n % state.abstractChunk] || "");
   }
 
   // ---- querying ------------------------------------------------------------------------
 
   const SYNTAX = /[:+\-~^*]/;
+  const TRIM = /^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu;
+  // Endings a half-typed word may be on its way to, after a stem it already spells
+  // ("learni" → learn, "generaliza" → gener); any other rest ("minifloat" after "min") is not.
+  const ENDINGS = ["ing", "ings", "ed", "es", "ies", "ied", "s", "ly", "ness", "ment", "ments",
+    "ement", "er", "ers", "ation", "ations", "ization", "izations", "isation", "ational",
+    "ities", "ity", "ive", "ively", "ize", "izes", "ized", "izing", "ise", "ised", "al", "ally",
+    "alism", "ance", "ence", "ant", "ent", "able", "ible", "ic", "ical", "ically", "ful", "ous",
+    "ously", "ism", "ist", "ists", "ion", "ions", "ator", "ators", "ate", "ates", "ated", "y"];
 
-  // The indexed terms went through lunr.py's trimmer: a word with one run of letters or digits
-  // loses the punctuation around it; any other token ("don't", "🚀") is kept whole.
-  const TRIMMABLE = /^[^\p{L}\p{N}_]*?([\p{L}\p{N}_]+)[^\p{L}\p{N}_]*?$/u;
-
-  function words(text) {
-    return text.normalize("NFKC").toLowerCase().split(/[\s\-]+/)
-      .map((w) => { const m = TRIMMABLE.exec(w); return m ? m[1] : w; })
-      .filter((w) => w && lunr.stopWordFilter(new lunr.Token(w)));
+  function onItsWay(rest) {
+    return ENDINGS.some((ending) => ending.startsWith(rest));
   }
 
-  // Plain words: every word must match; the word being typed also matches as a prefix.
-  function plainSearch(text) {
-    const list = words(text);
-    if (!list.length) return [];
+  // What each word of a query may match: its term, and for the word being typed the terms it
+  // begins or is on its way past.
+  // The shards a query's words may need: their terms, and for the word being typed the terms
+  // it begins and the stems it is on its way past.
+  function preload(text) {
     const typing = !/\s$/.test(text);
-    const accepted = list.map((word, i) => {
-      const stem = stemOf(word);
-      const prefix = typing && i === list.length - 1 && word.length >= MIN_PREFIX ? word : null;
-      // A half-typed word ("learni") also matches the stems it already extends ("learn").
-      const shorter = [];
-      if (prefix) {
-        for (let k = prefix.length - 1; k >= 3; k--) {
-          const candidate = prefix.slice(0, k);
-          if (state.hasTerm(candidate)) shorter.push(candidate);
-        }
-      }
-      const longer = prefix ? state.completions(prefix, MAX_COMPLETIONS) : [];
-      return { stem, prefix, shorter, longer };
-    });
-    const results = state.index.query((query) => {
-      for (const { stem, prefix, shorter, longer } of accepted) {
-        query.term(stem, { usePipeline: false, boost: 10 });
-        for (const term of [...shorter, ...longer]) {
-          if (term !== stem) query.term(term, { usePipeline: false });
-        }
+    const tokens = confsiteTerms.tokens(text);
+    const needed = [];
+    const waits = [];
+    tokens.forEach((token, i) => {
+      const term = confsiteTerms.term(token, lunr);
+      if (term !== null) needed.push(term);
+      const prefix = token.replace(TRIM, "");
+      if (typing && i === tokens.length - 1 && prefix.length >= MIN_PREFIX) {
+        waits.push(state.loaded.ensurePrefix(prefix));
+        for (let k = prefix.length - 1; k >= MIN_PREFIX; k--) needed.push(prefix.slice(0, k));
       }
     });
-    return results.filter((result) => {
-      const matched = Object.keys(result.matchData.metadata);
-      return accepted.every(({ stem, prefix, shorter }) =>
-        matched.some((t) => t === stem || (prefix && (t.startsWith(prefix) || shorter.includes(t)))));
-    });
+    return Promise.all([state.loaded.ensureTerms(needed), ...waits]);
   }
 
-  function search(text) {
+  function analyse(text) {
+    const typing = !/\s$/.test(text);
+    const tokens = confsiteTerms.tokens(text);
+    const words = [];
+    let stopWords = 0;
+    tokens.forEach((token, i) => {
+      const term = confsiteTerms.term(token, lunr);
+      const being = typing && i === tokens.length - 1;
+      const prefix = token.replace(TRIM, "");
+      const completes = being && prefix.length >= MIN_PREFIX;
+      if (term === null && !completes) { if (prefix) stopWords++; return; }
+      const exact = term !== null && state.hasTerm(term) ? term : null;
+      const others = [];
+      if (completes) {
+        for (const t of state.completions(prefix, MAX_COMPLETIONS)) if (t !== exact) others.push(t);
+        for (let k = prefix.length - 1; k >= MIN_PREFIX; k--) {
+          const shorter = prefix.slice(0, k);
+          if (shorter !== exact && state.hasTerm(shorter) && onItsWay(prefix.slice(k))) others.push(shorter);
+        }
+      }
+      words.push({ token: prefix, term, exact, others, stopWord: term === null });
+    });
+    return { words, stopWords };
+  }
+
+  // Optimal string alignment distance, given up past `limit`.
+  function distance(a, b, limit) {
+    if (Math.abs(a.length - b.length) > limit) return limit + 1;
+    let before = null;
+    let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const row = [i];
+      let best = i;
+      for (let j = 1; j <= b.length; j++) {
+        const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+        let d = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost);
+        if (before && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2] + 1);
+        row.push(d);
+        if (d < best) best = d;
+      }
+      if (best > limit) return limit + 1;
+      before = previous;
+      previous = row;
+    }
+    return previous[b.length];
+  }
+
+  // The nearest term of the vocabulary to a word that matches none: edit distance 1, or 2 for
+  // words of 8 letters or more; the most widespread among the nearest.
+  function correction(word) {
+    const target = word.term || word.token;
+    if (!target || word.token.length < 4) return null;
+    const limit = word.token.length >= 8 ? 2 : 1;
+    let found = null;
+    let foundDistance = limit + 1;
+    let foundPostings = -1;
+    const { terms, postings: counts } = state.loaded.vocabulary();
+    for (let t = 0; t < terms.length; t++) {
+      const candidate = terms[t];
+      if (Math.abs(candidate.length - target.length) > limit) continue;
+      const d = distance(target, candidate, Math.min(limit, foundDistance));
+      if (d > limit || d > foundDistance) continue;
+      const postings = counts[t];
+      if (d < foundDistance || postings > foundPostings) {
+        found = candidate; foundDistance = d; foundPostings = postings;
+      }
+    }
+    return found;
+  }
+
+  function runWords(words) {
+    const results = state.index.query((query) => {
+      for (const word of words) {
+        if (word.exact) query.term(word.exact, { usePipeline: false, boost: 10 });
+        for (const term of word.others) query.term(term, { usePipeline: false });
+      }
+    });
+    const kept = [];
+    for (const result of results) {
+      const matched = result.matchData.metadata;
+      let exactly = 0;
+      const all = words.every((word) => {
+        if (word.exact && word.exact in matched) { exactly++; return true; }
+        return word.others.some((t) => t in matched);
+      });
+      if (all) kept.push({ result, exactly });
+    }
+    // A word matched as typed outranks its completions: "minifloat" gives its paper first.
+    kept.sort((a, b) => b.exactly - a.exactly || b.result.score - a.result.score
+      || Number(a.result.ref) - Number(b.result.ref));
+    return kept.map((k) => k.result);
+  }
+
+  // { results, corrected: [typed, term] pairs, onlyStopWords }
+  async function plainSearch(text) {
+    await preload(text);
+    const { words, stopWords } = analyse(text);
+    if (!words.length || words.every((w) => w.stopWord && !w.others.length)) {
+      return { results: [], corrected: [], onlyStopWords: stopWords > 0 };
+    }
+    const usable = words.filter((w) => w.exact || w.others.length);
+    const missing = words.filter((w) => !w.exact && !w.others.length && !w.stopWord);
+    let results = missing.length ? [] : runWords(usable);
+    const corrected = [];
+    if (!results.length) {
+      // Nothing matches: correct the words no term matches, or else every word.
+      await state.loaded.ensureVocabulary();
+      const fixable = missing.length ? missing : words.filter((w) => !w.stopWord);
+      const fixed = new Map();
+      for (const word of fixable) {
+        const term = correction(word);
+        if (term && term !== word.exact) fixed.set(word, term);
+      }
+      if (fixed.size) {
+        await state.loaded.ensureTerms([...fixed.values()]);
+        const again = words.filter((w) => fixed.has(w) || w.exact || w.others.length).map((w) =>
+          (fixed.has(w) ? { ...w, exact: fixed.get(w), others: [] } : w));
+        results = runWords(again);
+        if (results.length) {
+          for (const [word, term] of fixed) corrected.push([word.token, term]);
+          // The note spells the corrections as the results' titles and authors do.
+          await state.store.ensureCards(results.slice(0, 20).map((r) => Number(r.ref)));
+        }
+      }
+    }
+    return { results, corrected, onlyStopWords: false };
+  }
+
+  async function search(text) {
     if (SYNTAX.test(text)) {
       try {
-        return state.index.search(text);
+        return { results: await state.loaded.search(confsiteTerms.fold(text)), corrected: [] };
       } catch (error) {
         if (!(error instanceof lunr.QueryParseError)) throw error;
       }
@@ -138,21 +298,44 @@
     return plainSearch(text);
   }
 
-  const stems = new Map();
-  function stemOf(word) {
-    let stem = stems.get(word);
-    if (stem === undefined) {
-      stem = lunr.stemmer(new lunr.Token(word)).toString();
-      stems.set(word, stem);
-    }
-    return stem;
+  // Searches as the user types: only the latest query's results are shown.
+  let searches = 0;
+  // `prepare` loads what the results need shown before they are.
+  function latest(text, prepare, show) {
+    const mine = ++searches;
+    return search(text).then((found) => prepare(found))
+      .then((found) => { if (mine === searches) show(found); });
   }
 
-  function matchedTerms(results) {
-    const terms = new Set();
-    for (const r of results.slice(0, 50)) for (const t of Object.keys(r.matchData.metadata)) terms.add(t);
-    return terms;
+  // The corrected words as the papers spell them: "trasnformer" shows "transformers", not
+  // the stem "transform".
+  function spelled(term, results) {
+    for (const r of results.slice(0, 20)) {
+      const doc = state.store.doc(Number(r.ref));
+      for (const text of [doc[0] || "", ...doc[1]]) {
+        for (const word of text.split(/[\s\-]+/)) {
+          const token = confsiteTerms.tokens(word)[0];
+          if (token && confsiteTerms.term(token, lunr) === term) return word.replace(TRIM, "");
+        }
+      }
+    }
+    return term;
   }
+
+  function correctionNote(found) {
+    if (!found.corrected.length) return "";
+    const shown = found.corrected.map(([, term]) => spelled(term, found.results)).join(" ");
+    return `Showing results for “${shown}”.`;
+  }
+
+  function noMatchText(text, found) {
+    if (found.onlyStopWords) {
+      return `“${text.trim()}” is too common to search for: add a word from a title, an author's name or a topic.`;
+    }
+    return `No papers match “${text.trim()}”. Check the spelling, or use fewer words.`;
+  }
+
+  const plural = (n, one, many) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 
   // ---- rendering (textContent only) ------------------------------------------------------
 
@@ -163,32 +346,87 @@
     return node;
   }
 
-  function highlighted(text, terms) {
+  // The matched term a word of a title or an abstract stands for, or null.
+  function matcher(terms) {
+    return (word) => {
+      const token = confsiteTerms.tokens(word)[0];
+      const term = token ? confsiteTerms.term(token, lunr) : null;
+      return term !== null && terms.has(term) ? term : null;
+    };
+  }
+
+  const WORD = /([\p{L}\p{N}_][\p{L}\p{N}\p{M}_'’]*)/u;
+
+  function highlighted(text, isMatch) {
     const fragment = document.createDocumentFragment();
-    const prefixes = [...terms].filter((t) => t.length > 2);
-    for (const part of text.split(/([\p{L}\p{N}_]+)/u)) {
-      const lower = part.toLowerCase();
-      const stem = part && /[\p{L}\p{N}]/u.test(part) ? stemOf(lower) : "";
-      const hit = stem && (terms.has(stem) || prefixes.some((t) => lower.startsWith(t)));
+    for (const part of text.split(WORD)) {
+      if (!part) continue;
+      const hit = WORD.test(part) && isMatch(part);
       fragment.appendChild(hit ? el("mark", null, part) : document.createTextNode(part));
     }
     return fragment;
+  }
+
+  const PASSAGE = 240;
+
+  // The sentence of an abstract with the most matched terms (the abstract's start if none),
+  // cut to about PASSAGE characters around its first match. Terms the title shows count
+  // half: the passage should show what the title does not.
+  function passage(text, isMatch, inTitle) {
+    const sentences = text.match(/[^.!?]+(?:[.!?]+(?=\s|$)|$)\s*/g) || [text];
+    let best = 0;
+    let bestScore = 0;
+    let offset = 0;
+    let bestOffset = 0;
+    sentences.forEach((sentence, i) => {
+      const hits = new Set(sentence.split(/[^\p{L}\p{N}_'’]+/u).map((w) => (w ? isMatch(w) : null)));
+      hits.delete(null);
+      let score = 0;
+      for (const term of hits) score += inTitle.has(term) ? 0.5 : 1;
+      if (score > bestScore) { best = i; bestScore = score; bestOffset = offset; }
+      offset += sentence.length;
+    });
+    let start = bestScore ? bestOffset : 0;
+    if (bestScore) {
+      // Keep the match in view when the sentence is long.
+      let at = 0;
+      for (const part of sentences[best].split(WORD)) {
+        if (part && WORD.test(part) && isMatch(part)) break;
+        at += part.length;
+      }
+      if (at > PASSAGE / 2) {
+        const from = text.lastIndexOf(" ", bestOffset + at - PASSAGE / 3);
+        if (from > start) start = from + 1;
+      }
+    }
+    let end = Math.min(text.length, start + PASSAGE);
+    if (end < text.length) {
+      const space = text.lastIndexOf(" ", end);
+      if (space > start + PASSAGE / 2) end = space;
+    }
+    return (start > 0 ? "…" : "") + text.slice(start, end).trim() + (end < text.length ? "…" : "");
   }
 
   function paperHref(doc) {
     return root + "papers/" + doc[2] + "/index.html";
   }
 
-  function resultItem(result, terms, full) {
-    const doc = state.store.doc(Number(result.ref));
+  function matchedIn(result) {
+    return new Set(result.matchData ? Object.keys(result.matchData.metadata) : []);
+  }
+
+  function resultItem(result, full) {
+    const n = Number(result.ref);
+    const doc = state.store.doc(n);
+    const isMatch = matcher(matchedIn(result));
     const item = el("li", "search-result");
     const link = el("a", "result-title");
     link.href = paperHref(doc);
-    if (doc[0]) link.appendChild(highlighted(doc[0], terms));
+    if (doc[0]) link.appendChild(highlighted(doc[0], isMatch));
     else link.appendChild(el("span", "untitled", "Untitled paper"));
     item.appendChild(link);
     if (doc[1].length) item.appendChild(el("p", "result-authors", doc[1].join(", ")));
-    const sessions = doc[3].map((n) => state.store.sessions[n][0]);
+    const sessions = doc[3].map((s) => state.store.sessions[s][0]);
     const where = [state.store.collections[doc[5]], ...sessions].join(" · ");
     item.appendChild(el("p", "result-where muted", where));
     if (full) {
@@ -197,12 +435,13 @@
         for (const label of doc[4]) badges.appendChild(el("li", "badge", label));
         item.appendChild(badges);
       }
-      const text = state.snippets && state.snippets[Number(result.ref)];
-      if (text) {
-        const snippet = el("p", "result-snippet");
-        snippet.appendChild(highlighted(text, terms));
-        item.appendChild(snippet);
-      }
+      const snippet = el("p", "result-snippet");
+      item.appendChild(snippet);
+      const inTitle = new Set((doc[0] || "").split(/[^\p{L}\p{N}_'’]+/u).map((w) => (w ? isMatch(w) : null)));
+      abstractOf(n).then((text) => {
+        if (text) snippet.appendChild(highlighted(passage(text, isMatch, inTitle), isMatch));
+        else snippet.remove();
+      });
     }
     return item;
   }
@@ -218,20 +457,35 @@
     function links() { return [...panel.querySelectorAll("a")]; }
 
     function show(text) {
+      if (!text.trim()) {
+        ++searches;
+        panel.replaceChildren();
+        panel.hidden = true;
+        status.textContent = "";
+        return;
+      }
+      latest(text, (found) => state.store.ensureCards(
+        found.results.slice(0, PREVIEW_COUNT).map((r) => Number(r.ref))).then(() => found),
+      (found) => showFound(text, found));
+    }
+
+    function showFound(text, found) {
       panel.replaceChildren();
       active = -1;
-      if (!text.trim()) { panel.hidden = true; return; }
-      const results = search(text);
-      const terms = matchedTerms(results);
+      const results = found.results;
+      const note = correctionNote(found);
+      if (note) panel.appendChild(el("p", "search-note", note));
       const list = el("ul", "search-results");
-      for (const r of results.slice(0, PREVIEW_COUNT)) list.appendChild(resultItem(r, terms, false));
+      for (const r of results.slice(0, PREVIEW_COUNT)) list.appendChild(resultItem(r, false));
       if (results.length) panel.appendChild(list);
-      else panel.appendChild(el("p", "search-empty", "No papers match. Try fewer or shorter words."));
-      const all = el("a", "search-all", results.length ? `See all ${results.length} results` : "Open the search page");
+      else panel.appendChild(el("p", "search-empty", noMatchText(text, found)));
+      const label = results.length === 1 ? "See the 1 result"
+        : results.length ? `See all ${plural(results.length, "result", "results")}` : "Open the search page";
+      const all = el("a", "search-all", label);
       all.href = root + "search/index.html?q=" + encodeURIComponent(text.trim());
       panel.appendChild(all);
       panel.hidden = false;
-      status.textContent = `${results.length} result${results.length === 1 ? "" : "s"}`;
+      status.textContent = (note ? note + " " : "") + plural(results.length, "result", "results");
     }
 
     function update() {
@@ -287,6 +541,7 @@
     const more = page.querySelector("#search-more");
     const filters = {
       collection: page.querySelector("#filter-collection"),
+      year: page.querySelector("#filter-year"),
       session: page.querySelector("#filter-session"),
       type: page.querySelector("#filter-type"),
       award: page.querySelector("#filter-award"),
@@ -298,7 +553,7 @@
       select.replaceChildren(el("option", null, everything));
       select.firstChild.value = "";
       for (const [value, label, count] of options) {
-        const option = el("option", null, `${label} (${count})`);
+        const option = el("option", null, `${label} (${count.toLocaleString("en")})`);
         option.value = value;
         select.appendChild(option);
       }
@@ -311,62 +566,99 @@
       return tally;
     }
 
+    // With no query every paper is listed, in the site's order, so a visitor can filter first.
+    function everyPaper() {
+      return Array.from({ length: state.documents }, (_, n) => ({ ref: String(n), score: 0 }));
+    }
+
     function render() {
       const text = input.value;
-      const chosen = {
-        collection: params.get("collection") || "", session: params.get("session") || "",
-        type: params.get("type") || "", award: params.get("award") === "1",
-      };
-      list.replaceChildren();
-      more.hidden = true;
+      list.setAttribute("aria-busy", "true");
       if (!text.trim()) {
-        status.textContent = "Type words from a title, an author's name or an abstract.";
-        page.classList.remove("has-results");
+        ++searches;
+        renderFound(text, { results: everyPaper(), corrected: [] });
         return;
       }
-      const results = search(text);
+      latest(text, (found) => found, (found) => renderFound(text, found));
+    }
+
+    function renderFound(text, found) {
+      const chosen = {
+        collection: params.get("collection") || "", year: params.get("year") || "",
+        session: params.get("session") || "", type: params.get("type") || "",
+        award: params.get("award") === "1",
+      };
+      const browsing = !text.trim();
+      const results = found.results;
       const store = state.store;
-      fillSelect(filters.collection, [...counts(results, (d) => [String(d[5])])].map(([k, n]) => [k, store.collections[Number(k)], n]), chosen.collection, "All collections");
-      fillSelect(filters.session, [...counts(results, (d) => d[3].map((s) => store.sessions[s][1]))].map(([k, n]) => [k, store.sessions.find((s) => s[1] === k)[0] + " — " + store.collections[store.sessions.find((s) => s[1] === k)[2]], n]), chosen.session, "All sessions");
-      fillSelect(filters.type, [...counts(results, (d) => (d[6] ? [d[6]] : []))].map(([k, n]) => [k, k, n]), chosen.type, "All types");
+      const yearOf = (d) => store.years[d[5]];
+      const sessionLabel = (slug) => {
+        const session = store.sessions.find((s) => s[1] === slug);
+        return session[0] + " — " + store.collections[session[2]];
+      };
+      fillSelect(filters.collection, [...counts(results, (d) => [String(d[5])])].sort((a, b) => a[0] - b[0]).map(([k, n]) => [k, store.collections[Number(k)], n]), chosen.collection, "All collections");
+      fillSelect(filters.year, [...counts(results, (d) => (yearOf(d) ? [String(yearOf(d))] : []))].sort().map(([k, n]) => [k, k, n]), chosen.year, "All years");
+      fillSelect(filters.session, [...counts(results, (d) => d[3].map((s) => store.sessions[s][1]))].map(([k, n]) => [k, sessionLabel(k), n]), chosen.session, "All sessions");
+      fillSelect(filters.type, [...counts(results, (d) => (d[6] ? [d[6]] : []))].sort().map(([k, n]) => [k, k, n]), chosen.type, "All types");
       filters.award.checked = chosen.award;
       const shown = results.filter((r) => {
         const d = store.doc(Number(r.ref));
         return (!filters.collection.value || String(d[5]) === filters.collection.value)
+          && (!filters.year.value || String(yearOf(d)) === filters.year.value)
           && (!filters.session.value || d[3].some((s) => store.sessions[s][1] === filters.session.value))
           && (!filters.type.value || d[6] === filters.type.value)
           && (!filters.award.checked || d[7] === 1);
       });
-      const terms = matchedTerms(results);
-      const filtered = shown.length !== results.length ? ` (${results.length} before filters)` : "";
-      status.textContent = shown.length
-        ? `${shown.length} paper${shown.length === 1 ? "" : "s"} found${filtered}.`
-        : `No papers match “${text.trim()}”${filtered}. Check the spelling, use fewer words, or clear the filters.`;
-      page.classList.toggle("has-results", shown.length > 0);
+      const filtered = shown.length !== results.length ? ` (${results.length.toLocaleString("en")} before filters)` : "";
+      const note = correctionNote(found);
+      let statusText;
+      if (browsing) {
+        statusText = `${plural(shown.length, "paper", "papers")}${filtered}. Type words from a title, an author's name or an abstract, or filter.`;
+      } else if (shown.length) {
+        statusText = (note ? note + " " : "") + `${plural(shown.length, "paper", "papers")} found${filtered}.`;
+      } else if (results.length) {
+        statusText = `No papers match “${text.trim()}” with these filters${filtered}. Clear a filter to see them.`;
+      } else {
+        statusText = noMatchText(text, found);
+      }
       let rendered = 0;
+      const mine = searches;
+      // Cards of the next page first: a result is shown whole or not yet, and the previous
+      // results stay until the new ones replace them at once.
       const renderMore = () => {
         const next = shown.slice(rendered, rendered + PAGE_SIZE);
-        for (const r of next) list.appendChild(resultItem(r, terms, true));
-        rendered += next.length;
-        more.hidden = rendered >= shown.length;
-        more.textContent = `Show ${Math.min(PAGE_SIZE, shown.length - rendered)} more`;
+        return store.ensureCards(next.map((r) => Number(r.ref))).then(() => {
+          if (mine !== searches) return;
+          if (rendered === 0) {
+            list.replaceChildren();
+            status.textContent = statusText;
+            page.classList.toggle("has-results", shown.length > 0);
+          }
+          list.removeAttribute("aria-busy");
+          for (const r of next) list.appendChild(resultItem(r, true));
+          rendered += next.length;
+          more.hidden = rendered >= shown.length;
+          more.textContent = `Show ${Math.min(PAGE_SIZE, shown.length - rendered)} more`;
+        });
       };
       more.onclick = () => {
         const first = rendered;
-        renderMore();
-        const link = list.querySelectorAll("a.result-title")[first];
-        if (link) link.focus();
+        renderMore().then(() => {
+          const link = list.querySelectorAll("a.result-title")[first];
+          if (link) link.focus();
+        });
       };
       renderMore();
     }
 
     function syncUrl() {
-      params.set("q", input.value);
+      if (input.value) params.set("q", input.value); else params.delete("q");
       for (const [name, control] of Object.entries(filters)) {
         const value = name === "award" ? (control.checked ? "1" : "") : control.value;
         if (value) params.set(name, value); else params.delete(name);
       }
-      history.replaceState(null, "", "?" + params.toString());
+      const query = params.toString();
+      history.replaceState(null, "", query ? "?" + query : location.pathname);
     }
 
     function update() {
@@ -377,7 +669,7 @@
 
     status.textContent = "Loading search…";
     page.classList.add("is-loading");
-    Promise.all([ensureIndex(), ensureSnippets()]).then(() => {
+    ensureIndex().then(() => {
       page.classList.remove("is-loading");
       render();
     }, () => { status.textContent = "Search could not be loaded."; });

@@ -3,6 +3,8 @@ from disk and under a sub-path, with hostile and Unicode-heavy data."""
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -120,9 +122,15 @@ def test_deep_link_shows_count_snippets_and_highlights(
     expect(first.locator(".result-snippet")).not_to_be_empty()
 
 
+def settled(page: Page) -> None:
+    """Results come after the shards and cards they need: the list is busy until then."""
+    expect(page.locator("#search-results[aria-busy]")).to_have_count(0)
+
+
 def select_starting(page: Page, select: str, prefix: str) -> None:
     labels = page.locator(f"{select} option").all_inner_texts()
     page.select_option(select, label=next(label for label in labels if label.startswith(prefix)))
+    settled(page)
 
 
 def result_where(page: Page) -> list[str]:
@@ -143,17 +151,20 @@ def test_each_filter_narrows_the_results_and_lands_in_the_url(
     assert 0 < by_collection < total
 
     watched.select_option("#filter-collection", "")
+    settled(watched)
     select_starting(watched, "#filter-session", "Outstanding paper awards")
     assert all("Outstanding paper awards" in w for w in result_where(watched))
 
     watched.select_option("#filter-session", "")
     watched.select_option("#filter-type", "Oral")
+    settled(watched)
     badges = watched.locator("#search-results .search-result").evaluate_all(
         "items => items.map(i => [...i.querySelectorAll('.badge')].map(b => b.textContent))")
     assert badges and all("Oral" in b for b in badges)
 
     watched.select_option("#filter-type", "")
     watched.check("#filter-award")
+    settled(watched)
     award_badges = watched.locator("#search-results .search-result").evaluate_all(
         "items => items.map(i => [...i.querySelectorAll('.badge')].map(b => b.textContent))")
     assert award_badges and all(
@@ -273,3 +284,161 @@ def test_pages_work_under_their_content_security_policy(
     if path.startswith("papers/"):
         expect(watched.locator(".copy-button")).to_be_visible()
     assert watched.evaluate("window.__cspViolations") == []
+
+
+# ---- issue 16: what people typed, typed as they type it ----------------------------------
+
+def seed_papers(site_build: BuildResult) -> list[dict]:
+    return json.loads((site_build.out_dir / "papers.json").read_text(encoding="utf-8"))
+
+
+def papers_saying(papers: list[dict], pattern: str) -> set[str]:
+    """Titles of the papers whose title, authors or abstract match `pattern`: ground truth
+    counted from papers.json, not from the search."""
+    found = set()
+    for paper in papers:
+        text = " ".join([paper["title"] or "", paper["abstract"] or "", *paper["authors"]])
+        if re.search(pattern, text, re.IGNORECASE):
+            found.add(paper["title"])
+    return found
+
+
+def type_on_search_page(page: Page, root: str, text: str) -> None:
+    page.goto(search_page(root))
+    expect(page.locator("#search-page")).not_to_have_class("search-page is-loading")
+    page.locator("#search-input").click()
+    page.keyboard.type(text, delay=15)
+
+
+def result_titles(page: Page) -> list[str]:
+    """Every result's title, once the query typed last has its results, all pages shown."""
+    settled(page)
+    results = page.locator("#search-results .search-result")
+    expect(results.first).to_be_visible()
+    while page.locator("#search-more").is_visible():
+        shown = results.count()
+        page.locator("#search-more").click()
+        expect(results).not_to_have_count(shown)
+    return page.locator("#search-results .result-title").all_inner_texts()
+
+
+@pytest.mark.parametrize(("query", "pattern"), [
+    ("Sergey Levine", r"Sergey Levine"),  # lunr.py stemmed sergey to sergei, lunr.js did not
+    ("Geoffrey Hinton", r"Geoffrey.{0,20}Hinton"),
+    ("experience replay", r"experience replay"),
+    ("shapley values", r"shapley value"),
+    ("random delays", r"random delays"),
+    ("survey", r"\bsurvey"),
+    ("Scholkopf", r"Schölkopf"),  # accents folded: the paper says Schölkopf
+    ("poincare", r"Poincaré"),
+])
+def test_what_people_typed_finds_every_paper_that_says_it(
+    watched: Page, site_build: BuildResult, query: str, pattern: str
+) -> None:
+    expected = papers_saying(seed_papers(site_build), pattern)
+    assert expected
+    type_on_search_page(watched, site_build.out_dir.as_uri() + "/", query)
+    titles = result_titles(watched)
+    assert expected <= set(titles)
+    assert not watched.locator("#search-status").inner_text().startswith("No papers")
+
+
+def test_folded_search_shows_the_real_spelling(watched: Page, site_build: BuildResult) -> None:
+    watched.goto(home(site_build))
+    watched.locator("#site-search").click()
+    watched.keyboard.type("Scholkopf", delay=20)
+    expect(watched.locator(".search-preview .result-authors").first).to_contain_text("Schölkopf")
+
+
+@pytest.mark.parametrize(("typed", "shown", "pattern"), [
+    ("trasnformer", "transformer", r"\btransformer"),
+    ("difusion", "diffusion", r"\bdiffusion"),
+])
+def test_a_misspelt_word_shows_results_for_the_nearest_one(
+    watched: Page, site_build: BuildResult, typed: str, shown: str, pattern: str
+) -> None:
+    type_on_search_page(watched, site_build.out_dir.as_uri() + "/", typed + " ")
+    status = watched.locator("#search-status")
+    expect(status).to_contain_text("Showing results for “")
+    assert shown in status.inner_text().lower()
+    expected = papers_saying(seed_papers(site_build), pattern)
+    count = int(re.search(r"([\d,]+) papers? found", status.inner_text())[1].replace(",", ""))
+    assert count >= len(expected) * 0.9  # stems also match other forms (diffusive, ...)
+
+
+def test_a_complete_word_outranks_its_completions(
+    watched: Page, site_build: BuildResult
+) -> None:
+    """"minifloat" is a word of one paper; typing it must not match "min", "mini"..."""
+    expected = papers_saying(seed_papers(site_build), r"minifloat")
+    assert len(expected) == 1
+    watched.goto(home(site_build))
+    watched.locator("#site-search").click()
+    watched.keyboard.type("minifloat", delay=20)
+    expect(watched.locator(".search-preview .search-all")).to_have_text("See the 1 result")
+    assert preview_titles(watched) == list(expected)
+
+
+def test_the_word_being_typed_completes(watched: Page, site_build: BuildResult) -> None:
+    type_on_search_page(watched, site_build.out_dir.as_uri() + "/", "generaliza")
+    titles = result_titles(watched)
+    assert any("generaliz" in t.lower() for t in titles[:5])
+
+
+@pytest.mark.parametrize("query", ["a", "the", "of the"])
+def test_stop_words_alone_get_a_helpful_message(
+    watched: Page, site_build: BuildResult, query: str
+) -> None:
+    type_on_search_page(watched, site_build.out_dir.as_uri() + "/", query + " ")
+    expect(watched.locator("#search-status")).to_contain_text("too common to search for")
+    watched.goto(home(site_build))
+    watched.locator("#site-search").click()
+    watched.keyboard.type(query + " ", delay=20)
+    expect(watched.locator(".search-preview .search-empty")).to_contain_text("too common")
+
+
+def test_one_result_is_counted_in_the_singular(watched: Page, site_build: BuildResult) -> None:
+    type_on_search_page(watched, site_build.out_dir.as_uri() + "/", "minifloat")
+    expect(watched.locator("#search-status")).to_have_text("1 paper found.")
+
+
+def test_snippet_is_the_matching_passage_with_the_match_marked(
+    watched: Page, site_build: BuildResult
+) -> None:
+    papers = seed_papers(site_build)
+    # A word far into one paper's abstract: the passage shown must be the one that says it.
+    paper = next(p for p in papers if "minifloat" in (p["title"] or "").lower())
+    word = "mantissa"
+    assert paper["abstract"].lower().index(word) > 600
+    type_on_search_page(watched, site_build.out_dir.as_uri() + "/", f"minifloat {word} ")
+    snippet = watched.locator("#search-results .result-snippet").first
+    expect(snippet.locator("mark").first).to_be_visible()
+    marks = [m.lower() for m in snippet.locator("mark").all_inner_texts()]
+    assert any(m.startswith(word[:6]) for m in marks)
+    assert snippet.inner_text().startswith("…")
+
+
+def test_snippets_of_hostile_abstracts_stay_text(watched: Page, small_site: Path) -> None:
+    watched.goto(search_page(small_site.as_uri() + "/", "scaling"))
+    expect(watched.locator("#search-results .result-snippet").first).to_be_visible()
+    assert watched.locator("#search-results img, #search-results script").count() == 0
+
+
+def test_empty_query_lists_every_paper_to_filter_and_page(
+    watched: Page, site_build: BuildResult
+) -> None:
+    papers = seed_papers(site_build)
+    watched.goto(search_page(site_build.out_dir.as_uri() + "/"))
+    status = watched.locator("#search-status")
+    expect(status).to_contain_text(f"{len(papers):,} papers")
+    expect(watched.locator("#search-results .search-result")).to_have_count(50)
+    watched.locator("#search-more").click()
+    expect(watched.locator("#search-results .search-result")).to_have_count(100)
+    in_2023 = sum(1 for p in papers if p["year"] == 2023)
+    select_starting(watched, "#filter-year", "2023")
+    expect(status).to_contain_text(f"{in_2023} papers")
+    assert parse_qs(urlsplit(watched.url).query)["year"] == ["2023"]
+    watched.check("#filter-award")
+    settled(watched)
+    awarded = sum(1 for p in papers if p["year"] == 2023 and p["awards"])
+    expect(status).to_contain_text(f"{awarded} paper")

@@ -14,7 +14,7 @@ import confsite.render.terms
 from confsite.cache.terms import CACHE_FILE, TermCache
 from confsite.diagnostics import SourceLoc
 from confsite.model.records import Paper
-from confsite.render.terms import CorpusTerms, paper_terms, snippet
+from confsite.render.terms import CorpusTerms, paper_terms, plain_abstract
 
 
 def paper(paper_id: str, title: str, abstract: str) -> Paper:
@@ -56,7 +56,7 @@ def build_terms(folder: Path, papers: list[Paper], fingerprint: bytes = b"code")
     terms = cache.paper_terms(papers)
     cache.save()
     assert list(terms.vocabulary) == sorted(set(terms.vocabulary)), "not canonical"
-    assert list(terms.snippets) == [snippet(p) for p in papers]
+    assert list(terms.abstracts) == [plain_abstract(p) for p in papers]
     return counts(terms)
 
 
@@ -111,7 +111,7 @@ def test_cached_and_counted_terms_give_identical_arrays(tmp_path: Path) -> None:
     incremental = TermCache(tmp_path, b"code").paper_terms(edited)
     fresh = TermCache(tmp_path / "empty", b"code").paper_terms(edited)
     assert incremental.vocabulary == fresh.vocabulary
-    assert incremental.snippets == fresh.snippets == ("Alpha beta.", "Graphs of zebra, aardvark.")
+    assert incremental.abstracts == fresh.abstracts == ("Alpha beta.", "Graphs of zebra, aardvark.")
     for matrix in ("title", "abstract"):
         a, b = getattr(incremental, matrix), getattr(fresh, matrix)
         for part in ("data", "indices", "indptr"):

@@ -18,7 +18,7 @@ from ..render.terms import (
     canonical_terms,
     count_matrices,
     paper_terms,
-    snippet,
+    plain_abstract,
     widened,
 )
 from .digests import digest
@@ -64,8 +64,8 @@ class TermCache:
             vstack([widened(old, width), widened(added, width)], format="csr")[order]
             for old, added in ((stored.title, titles), (stored.abstract, abstracts))
         )
-        snippets = [*stored.snippets, *map(snippet, new.values())]
-        texts = [snippets[number] for number in order]
+        plain = [*stored.abstracts, *map(plain_abstract, new.values())]
+        texts = [plain[number] for number in order]
         self._terms = canonical_terms(vocabulary.terms, title, abstract, keys, texts)
         return self._terms
 

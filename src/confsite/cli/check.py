@@ -22,11 +22,17 @@ const lunr = require(path.join(site, "assets", "lunr.js"));
 const { confsiteLoadIndex } = require(path.join(site, "assets", "search-index.js"));
 require(path.join(site, "search", "index.js"));
 const data = window.confsiteSearchData;
-const { index } = confsiteLoadIndex(data.index, lunr);
-// The first term free of lunr query syntax (a term such as "10^6" would parse as a boost).
-const first = data.index.terms.split(" ").find((term) => !/[:+\-~^*]/.test(term)) || "";
-const hits = first ? index.search(first).length : 0;
-process.stdout.write(JSON.stringify({ documents: data.index.documents, hits }));
+const loadData = (file, name) => { require(path.join(site, "search", file)); return window[name]; };
+const loader = confsiteLoadIndex(data.index, lunr,
+  (n) => loadData(`terms/${n}.js`, `confsiteShard${n}`),
+  () => loadData("vocabulary.js", "confsiteVocabulary"));
+(async () => {
+  await loader.ensureVocabulary();
+  // The first term free of lunr query syntax (a term such as "10^6" would parse as a boost).
+  const first = loader.vocabulary().terms.find((term) => !/[:+\-~^*]/.test(term)) || "";
+  const hits = first ? (await loader.search(first)).length : 0;
+  process.stdout.write(JSON.stringify({ documents: data.index.documents, hits }));
+})().catch((error) => { console.error(String(error)); process.exit(1); });
 """
 
 

@@ -1,27 +1,32 @@
-"""The prebuilt search index: lunr.py tokenizes, a compact encoding ships, lunr.js searches.
+"""The prebuilt search index, sharded by term: terms.py makes the terms, lunr.js searches.
 
 lunr's own serialization repeats every document reference in every posting, stores the
-inverted index beside the field vectors it can be derived from, and spells out every weight.
-All of that follows from the term frequencies, so we ship only:
+inverted index beside the field vectors it can be derived from, and is one file a page must
+load whole. We ship instead, as script files (a <script> works from file://, fetch does not):
 
-- `terms`: the vocabulary (after lunr's trimmer, stop-word filter and stemmer), in JavaScript
-  (UTF-16) order, the order lunr.js requires;
-- `postings`: per field and term, the delta-encoded numbers of the documents that hold it,
-  each followed by the term's frequency there when that is above one, packed into strings;
-- `store`: what a result shows (title, authors, url id, sessions, badges, snippet).
+- the entry, `search/index.js`: the fields, the document count, the first term of each shard,
+  and what filters need of every paper;
+- shards, `search/terms/N.js`: a run of the vocabulary in JavaScript (UTF-16) order, the order
+  lunr.js requires, and per field and term the delta-encoded numbers of the documents that
+  hold it, each followed by its weight, computed here exactly as lunr.js's builder computes
+  it, so a page needs no field lengths and scores equal a lunr.js build's;
+- `search/vocabulary.js`: every term and its posting count, to correct a misspelt word or
+  expand a wildcard;
+- result cards, `search/cards/N.js`, and plain abstracts, `search/abstracts/N.js`, for the
+  results shown.
 
-`static/search-index.js` decodes this into typed arrays in one pass and gives a `lunr.Index`
-postings and field vectors made when a query first needs them, with weights from lunr.js's
-own builder formula and rounding, so ranking is exactly lunr's and loading costs little more
-than the vocabulary's token set. Indexed text is NFKC-normalized so mathematical letters and
-compatibility forms (𝜸, ﬁ) match what people type.
+`static/search-index.js` loads a shard when a query needs one of its terms and gives a
+`lunr.Index` postings and field vectors made when a query first needs them, so what a search
+downloads stays small whatever the archive's size.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..model.records import Paper
@@ -81,48 +86,131 @@ def js_order(term: str) -> bytes:
 DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
 
 
-def compact_index(documents: list[dict[str, str]]) -> dict[str, Any]:
+# Postings (a term in one field of one document) per shard: a shard is a run of the sorted
+# vocabulary, about 10 KB, loaded when a query needs one of its terms (Pagefind's way).
+SHARD_POSTINGS = 3000
+K1 = 1.2
+B = 0.75
+
+
+@dataclass(frozen=True)
+class EncodedIndex:
+    """The index as the page loads it: `entry` with every search (fields, document count,
+    where each shard starts), `shards` when a query needs their terms, `vocabulary` (every
+    term with its posting count) only to correct a misspelt word or expand a wildcard."""
+
+    entry: dict[str, Any]
+    shards: tuple[dict[str, Any], ...]
+    vocabulary: dict[str, Any]
+
+
+def compact_index(documents: list[dict[str, str]]) -> EncodedIndex:
     """The index of search documents (as `search_document` makes them)."""
     vocabulary = Vocabulary()
     rows = ([field_terms(document[name]) for name, _ in FIELDS] for document in documents)
     return encode_index(count_matrices(rows, len(FIELDS), vocabulary), vocabulary.terms)
 
 
-def encode_index(fields: list[csr_matrix], vocabulary: Sequence[str]) -> dict[str, Any]:
+def js_round(values: np.ndarray) -> np.ndarray:
+    """JavaScript's Math.round: halves go up (numpy's round goes to even)."""
+    import numpy as np
+
+    floor = np.floor(values)
+    return (floor + (values - floor >= 0.5)).astype(np.int64)
+
+
+def field_weights(
+    fields: list[csr_matrix], numbers: list[np.ndarray], term_count: int
+) -> list[np.ndarray]:
+    """Each posting's weight in thousandths, exactly as lunr.js's Builder computes it (BM25
+    with lunr's idf, the field boost, rounded to 3 places): the same IEEE operations in the
+    same order, so a shard needs no field lengths and scores equal a lunr.js build's."""
+    import numpy as np
+
+    documents = fields[0].shape[0]
+    postings = np.zeros(term_count, dtype=np.int64)
+    for column in numbers:
+        postings += np.bincount(column, minlength=term_count)
+    idf = np.array([
+        math.log(1 + abs((documents - n + 0.5) / (n + 0.5))) for n in postings.tolist()
+    ])
+    weights = []
+    for field, column, (_, boost) in zip(fields, numbers, FIELDS, strict=True):
+        in_document = np.repeat(np.arange(documents), np.diff(field.indptr))
+        # A field's length is its number of terms; sums of integers are exact in floats.
+        lengths = np.bincount(in_document, weights=field.data, minlength=documents)
+        average = float(lengths.sum()) / documents if documents else 1.0
+        tf = field.data.astype(np.float64)
+        score = idf[column] * ((K1 + 1) * tf) / (
+            K1 * (1 - B + B * (lengths[in_document] / average)) + tf
+        )
+        weights.append(js_round(score * boost * 1000))
+    return weights
+
+
+def encode_index(fields: list[csr_matrix], vocabulary: Sequence[str]) -> EncodedIndex:
     """The index of documents given by each field's term counts (in FIELDS order; a row per
     document, a column per term of `vocabulary`).
 
-    Terms joined by spaces (lunr's tokenizer never leaves one in a term); per field, each
-    term's postings (document-number delta × 2 + [frequency > 1], then the frequency if so),
-    terms separated by '.'. Term-major, so the page decodes one string per field and builds
-    the postings and vectors a query needs without any other pass."""
+    Terms in JavaScript order, joined by spaces (lunr's tokenizer never leaves one in a
+    term); per field, each term's postings (document-number delta, then the weight in
+    thousandths), terms separated by '.'. Term-major, so a shard is a slice of each string,
+    and the page builds the postings and vectors a query needs without any other pass."""
     import numpy as np  # here: a rebuild with nothing to do never needs it
 
     used = np.unique(np.concatenate([field.indices for field in fields]))
     terms, renumber = renumbering(vocabulary, used, js_order)
     documents = fields[0].shape[0]
-    postings = []
     for field in fields:
+        field.sort_indices()
+    numbers = [renumber[field.indices] for field in fields]
+    weights = field_weights(fields, numbers, len(terms))
+    pieces = []  # per field, each term's postings text
+    for field, column, weight in zip(fields, numbers, weights, strict=True):
         in_document = np.repeat(np.arange(documents, dtype=np.int32), np.diff(field.indptr))
-        frequencies = field.data.astype(np.int32)
-        numbers = renumber[field.indices]
-        postings.append(encode_postings(numbers, in_document, frequencies, len(terms)))
-    return {
+        text = encode_postings(column, in_document, weight, len(terms))
+        pieces.append(text.split(".") if terms else [])
+    counts = np.zeros(len(terms), dtype=np.int64)
+    for column in numbers:
+        counts += np.bincount(column, minlength=len(terms))
+    starts = shard_starts(counts.tolist())
+    ends = [*starts[1:], len(terms)]
+    shards = tuple(
+        {
+            "terms": " ".join(terms[start:end]),
+            "postings": [".".join(field[start:end]) for field in pieces],
+        }
+        for start, end in zip(starts, ends, strict=True)
+    )
+    entry = {
         "version": LUNR_VERSION,
         "fields": [field for field, _ in FIELDS],
-        "boosts": [boost for _, boost in FIELDS],
-        "k1": 1.2,
-        "b": 0.75,
         "documents": documents,
-        "terms": " ".join(terms),
-        "postings": postings,
+        "terms": len(terms),
+        "shardStarts": starts,
+        "shardFirst": [terms[start] for start in starts],
     }
+    vocabulary_file = {"terms": " ".join(terms), "postings": counts.tolist()}
+    return EncodedIndex(entry, shards, vocabulary_file)
+
+
+def shard_starts(postings: list[int]) -> list[int]:
+    """The number of the first term of each shard: runs of terms of about SHARD_POSTINGS
+    postings (a term with more has a shard of its own)."""
+    starts = [0] if postings else []
+    held = 0
+    for number, count in enumerate(postings):
+        if held and held + count > SHARD_POSTINGS:
+            starts.append(number)
+            held = 0
+        held += count
+    return starts
 
 
 def encode_postings(
     term_numbers: np.ndarray, documents: np.ndarray, frequencies: np.ndarray, term_count: int
 ) -> str:
-    """One field's postings string from its (term, document, frequency) triples, with numpy:
+    """One field's postings string from its (term, document, weight) triples, with numpy:
     a Python loop over every posting is slow.
 
     Numbers are written 5 bits a character, most significant first, the last character of a
@@ -140,15 +228,14 @@ def encode_postings(
     first = np.ones(len(terms), dtype=bool)
     first[1:] = terms[1:] != terms[:-1]
     previous[first] = 0
-    repeated = tfs > 1
-    # The numbers in order: each posting's code, then its frequency when above one.
-    slots = 1 + repeated
+    # The numbers in order: each posting's document delta, then its weight.
+    slots = np.full(len(terms), 2)
     starts = np.cumsum(slots) - slots
-    numbers = np.empty(int(slots.sum()), dtype=np.int32)
-    numbers[starts] = (docs - previous) * 2 + repeated
-    numbers[starts[repeated] + 1] = tfs[repeated]
+    numbers = np.empty(int(slots.sum()), dtype=np.int64)
+    numbers[starts] = docs - previous
+    numbers[starts + 1] = tfs
     owner = np.repeat(terms, slots)  # the term each number belongs to
-    del terms, docs, tfs, previous, first, repeated, slots, starts
+    del terms, docs, tfs, previous, first, slots, starts
     width = np.ones(len(numbers), dtype=np.int32)  # characters per number
     rest = numbers >> 5
     while rest.any():
@@ -180,30 +267,52 @@ UNIT = "\x1f"  # between the items of one document's list
 
 
 def document_store(papers: tuple[Paper, ...], site: Site) -> dict[str, Any]:
-    """What results show, in columns of one string each (a page splits a few long strings far
-    faster than it parses ten thousand small arrays): titles, authors, ids, session numbers,
-    badges, collection numbers, presentation types, award flags. Session and collection names
-    are listed once."""
+    """What filters need of every paper, loaded with the index: session numbers, collection
+    numbers, presentation types, award flags, in columns of one string each (a page splits a
+    few long strings far faster than it parses ten thousand small arrays). Session,
+    collection and presentation names are listed once. What a result shows is in
+    `card_files`."""
     sessions = list(site.sessions)
     session_number = {group.session: i for i, group in enumerate(sessions)}
     collections = list(site.collections)
     collection_number = {(c.conference, c.year): i for i, c in enumerate(collections)}
+    presentations = sorted({p.presentation for p in papers if p.presentation})
+    presentation_number = {name: str(i) for i, name in enumerate(presentations)}
     column = RECORD.join
     return {
-        "titles": column(plain_text(p.title) if p.title else "" for p in papers),
-        "authors": column(UNIT.join(p.authors) for p in papers),
-        "ids": column(p.id for p in papers),
         "sessions": column(UNIT.join(str(session_number[s]) for s in p.sessions) for p in papers),
-        "badges": column(UNIT.join(badge_list(p)) for p in papers),
         "collection": column(str(collection_number[(p.conference, p.year)]) for p in papers),
-        "presentation": column(p.presentation or "" for p in papers),
+        "presentation": column(presentation_number.get(p.presentation or "", "") for p in papers),
         "award": "".join("1" if p.awards else "0" for p in papers),
         "sessionNames": [
             [g.label, g.slug, collection_number[(g.session.conference, g.session.year)]]
             for g in sessions
         ],
         "collectionNames": [c.label for c in collections],
+        "collectionYears": [c.year for c in collections],
+        "presentationNames": presentations,
     }
+
+
+# Papers per file of result cards: each keystroke shows 8 results, scattered over the corpus,
+# so small files keep what typing a query downloads small.
+CARD_CHUNK = 8
+
+
+def card_files(papers: tuple[Paper, ...]) -> dict[str, bytes]:
+    """`search/cards/N.js`: what a result shows of papers N×CARD_CHUNK onwards (titles,
+    authors, ids, badges), in columns."""
+    files = {}
+    for chunk, start in enumerate(range(0, len(papers), CARD_CHUNK)):
+        part = papers[start : start + CARD_CHUNK]
+        data = {
+            "titles": RECORD.join(plain_text(p.title) if p.title else "" for p in part),
+            "authors": RECORD.join(UNIT.join(p.authors) for p in part),
+            "ids": RECORD.join(p.id for p in part),
+            "badges": RECORD.join(UNIT.join(badge_list(p)) for p in part),
+        }
+        files[f"{SEARCH}cards/{chunk}.js"] = script_payload(f"confsiteCards{chunk}", data)
+    return files
 
 
 def script_payload(name: str, data: Any) -> bytes:
@@ -230,13 +339,37 @@ def site_terms(site: Site, terms: CorpusTerms) -> tuple[list[csr_matrix], list[s
     return [fields[name] for name, _ in FIELDS], vocabulary.terms
 
 
+# Papers per file of abstracts. Results show the passage of each abstract that matches, for
+# the results shown only (50 at a time, scattered over the corpus): small files keep what a
+# page of results downloads small whatever the archive's size.
+ABSTRACT_CHUNK = 16
+
+
+def abstract_files(abstracts: Sequence[str]) -> dict[str, bytes]:
+    """`search/abstracts/N.js`: the plain abstracts of papers N×ABSTRACT_CHUNK onwards, each
+    file handing its string to the page under its number."""
+    files = {}
+    for chunk, start in enumerate(range(0, len(abstracts), ABSTRACT_CHUNK)):
+        text = RECORD.join(abstracts[start : start + ABSTRACT_CHUNK])
+        files[f"{SEARCH}abstracts/{chunk}.js"] = script_payload(f"confsiteAbstracts{chunk}", text)
+    return files
+
+
 def search_files(site: Site, terms: CorpusTerms) -> dict[str, bytes]:
     index = encode_index(*site_terms(site, terms))
-    data = {"index": index, "store": document_store(site.papers, site)}
-    # The start of each abstract, shown under results on the search page only, in a file of
-    # its own so the header box's instant results never wait for them.
-    snippets = RECORD.join(terms.snippets)
+    data = {
+        "index": index.entry,
+        "store": document_store(site.papers, site),
+        "chunks": {"cards": CARD_CHUNK, "abstracts": ABSTRACT_CHUNK},
+    }
+    shards = {
+        f"{SEARCH}terms/{number}.js": script_payload(f"confsiteShard{number}", shard)
+        for number, shard in enumerate(index.shards)
+    }
     return {
         f"{SEARCH}index.js": script_payload("confsiteSearchData", data),
-        f"{SEARCH}snippets.js": script_payload("confsiteSearchSnippets", snippets),
+        f"{SEARCH}vocabulary.js": script_payload("confsiteVocabulary", index.vocabulary),
+        **shards,
+        **card_files(site.papers),
+        **abstract_files(terms.abstracts),
     }

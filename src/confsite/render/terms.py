@@ -16,60 +16,87 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from lunr.stemmer import porter_stemmer
 from lunr.stop_word_filter import WORDS as STOP_WORDS
-from lunr.tokenizer import SEPARATOR_CHARS
-from lunr.trimmer import full_re as TRIM
 
 from ..model.records import Paper
-from ..text.plain import plain_text, shorten
+from ..text.plain import plain_text
+from .stemmer import stem
 
 if TYPE_CHECKING:
     import numpy as np
     from scipy.sparse import csr_matrix
 
 PaperTerms = tuple[Counter[str], Counter[str]]  # a title's and an abstract's term frequencies
-SNIPPET_LENGTH = 200
 COUNT_CHUNK = 5_000  # papers counted before their Counters become arrays
-SEPARATOR = re.compile(f"[{re.escape(SEPARATOR_CHARS)}]+")
-# What str.split() splits on beyond lunr's separators (whitespace, no-break space, hyphen).
-NOT_SEPARATORS = re.compile("[\x1c-\x1f\x85\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+# lunr.js's tokenizer splits on /[\s\-]+/; these are the characters of JavaScript's \s.
+JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+SEPARATOR = re.compile(f"[{JS_SPACE}\\-]+")
+# Letters NFKD leaves whole but a reader types plainly (Søren, Łukasz, Straße); static/
+# search-terms.js has the same table.
+FOLDED_LETTERS = str.maketrans({
+    "ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "đ": "d", "ð": "d", "ł": "l", "ı": "i",
+    "þ": "th", "ħ": "h", "ŧ": "t", "ŀ": "l",
+})
+# lunr.js's trimmer strips ASCII non-word characters (/^\W+/, /\W+$/); Python's \W is the
+# Unicode one, so γ, Čapek and 深度学习 keep their letters (lunr.js's own would delete them).
+TRIM = re.compile(r"^\W+|\W+\Z")
+
+
+@cache  # made when the first non-ASCII text is folded
+def _nonspacing_marks() -> re.Pattern[str]:
+    """Unicode's category Mn, as JavaScript's /\\p{Mn}/u."""
+    # Unicode has no such mark below U+0300, between U+1F000 and U+E0000, or above U+E01EF.
+    scanned = itertools.chain(range(0x300, 0x1F000), range(0xE0000, 0xE01F0))
+    marks = [chr(c) for c in scanned if unicodedata.category(chr(c)) == "Mn"]
+    return re.compile(f"[{''.join(map(re.escape, marks))}]+")
+
+
+def fold(text: str) -> str:
+    """Text as it is indexed and searched: lower case, compatibility forms and accents gone
+    (Schölkopf, Poincaré and 𝜸 become scholkopf, poincare, γ). The page folds the same way."""
+    if text.isascii():
+        return text.lower()
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    plain = unicodedata.normalize("NFC", _nonspacing_marks().sub("", decomposed))
+    return plain.lower().translate(FOLDED_LETTERS)
+
+
+def tokens(text: str) -> list[str]:
+    """The words of text, folded, split as lunr.js's tokenizer splits."""
+    return [word for word in SEPARATOR.split(fold(text)) if word]
 
 
 @cache  # a corpus has far fewer distinct words than words
-def _term(word: str) -> str | None:
-    """The index term lunr's pipeline makes of a word: trimmed, stop words dropped, stemmed."""
-    trimmed = TRIM.match(word)
-    if trimmed is not None:
-        word = trimmed.group(1)
-    return None if word in STOP_WORDS else porter_stemmer.stem(word)
+def term(word: str) -> str | None:
+    """The index term of one folded word: trimmed, stop words dropped, stemmed by lunr.js's
+    rules. A word of symbols only (🚀, ∞) is kept whole; one of punctuation only is dropped
+    (lunr.js would index an empty term no query reaches)."""
+    trimmed = TRIM.sub("", word)
+    if not trimmed:
+        if not any(unicodedata.category(char)[0] == "S" for char in word):
+            return None
+        trimmed = word
+    return None if trimmed in STOP_WORDS else stem(trimmed)
 
 
 def field_terms(text: str) -> Counter[str]:
-    """Term frequencies of one field, exactly as lunr.py's builder counts them: its separators,
-    trimmer pattern, stop-word list and Porter stemmer, without its per-character tokenizer and
-    per-token objects, which are slow."""
-    lowered = text.lower()
-    if NOT_SEPARATORS.search(lowered) is None:  # quicker than splitting by the regex
-        words = lowered.replace("-", " ").split()
-    else:
-        words = list(filter(None, SEPARATOR.split(lowered)))
-    terms = map(_term, words)
-    counts = Counter(terms)
+    """Term frequencies of one field, as lunr.js's builder counts them with confsite's
+    pipeline (static/search-terms.js)."""
+    counts = Counter(map(term, tokens(text)))
     counts.pop(None, None)
     return counts  # type: ignore[return-value]
 
 
 def index_text(text: str | None) -> str:
-    """Plain text as it is indexed: NFKC, so mathematical letters and compatibility forms
-    (𝜸, ﬁ) match what people type, and lunr.js accepts the vocabulary's order."""
-    return unicodedata.normalize("NFKC", plain_text(text)) if text else ""
+    """Plain text as it is indexed (folding comes with the terms, so the store keeps the
+    real spelling)."""
+    return plain_text(text) if text else ""
 
 
-def snippet(paper: Paper) -> str:
-    """The start of the abstract as plain text, shown under search results. Made with the
-    terms and cached with them: plain text of TeX is slow."""
-    return shorten(plain_text(paper.abstract), SNIPPET_LENGTH)
+def plain_abstract(paper: Paper) -> str:
+    """The abstract as plain text: results show its passage that matches. Made with the terms
+    and cached with them: plain text of TeX is slow."""
+    return plain_text(paper.abstract) if paper.abstract else ""
 
 
 def paper_terms(paper: Paper) -> PaperTerms:
@@ -165,14 +192,14 @@ class CorpusTerms:
     """Title and abstract term counts of a list of papers, one matrix row per paper, over a
     vocabulary in sorted order with no unused term: the same texts always give the same
     arrays, however much of them came from the cache (results that sum floats over a row
-    are then the same to the last bit). `keys` names each row's text; `snippets` has its
-    search snippet."""
+    are then the same to the last bit). `keys` names each row's text; `abstracts` has its
+    plain abstract."""
 
     vocabulary: tuple[str, ...]
     title: csr_matrix
     abstract: csr_matrix
     keys: tuple[bytes, ...]
-    snippets: tuple[str, ...]
+    abstracts: tuple[str, ...]
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -183,7 +210,7 @@ def canonical_terms(
     title: csr_matrix,
     abstract: csr_matrix,
     keys: Sequence[bytes],
-    snippets: Sequence[str],
+    abstracts: Sequence[str],
 ) -> CorpusTerms:
     """`CorpusTerms` of matrices over any vocabulary: columns renumbered into sorted order,
     unused terms dropped."""
@@ -203,5 +230,5 @@ def canonical_terms(
         renumbered(title),
         renumbered(abstract),
         tuple(keys),
-        tuple(snippets),
+        tuple(abstracts),
     )

@@ -120,6 +120,9 @@ def test_the_reviews_page_keeps_its_sentences_out_of_math() -> None:
         ("1024$\\times$512), trained on 64$\\times$64).", "1024×512), trained on 64×64)."),
         ("new ``words\" in", "new \u201cwords\u201d in"),
         ("costs $5 and $10", "costs $5 and $10"),
+        # cut from their argument by the scrape: no `<%s>` or `<cit.>` from the TeX converter
+        ("code at \\url and \\textbf{here}", "code at and here"),
+        ("as in \\cite, \\citep and Figure \\ref{fig:loss}.", "as in , and Figure ."),
     ],
 )
 def test_plain_text(text: str, plain: str) -> None:

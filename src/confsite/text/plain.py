@@ -115,10 +115,21 @@ PLAIN_MARKUP = (
 UNESCAPED_PERCENT = re.compile(r"(?<!\\)%")
 
 
+def _argument_text(node, l2tobj) -> str:  # noqa: ANN001 - pylatexenc's callback
+    """A macro's arguments as text; nothing for a macro the scrape cut from its argument."""
+    arguments = node.nodeargd.argnlist if node.nodeargd is not None else []
+    return "".join(l2tobj.nodelist_to_text([argument]) for argument in arguments if argument)
+
+
 def _latex_context():
-    """pylatexenc's defaults drop the argument of a few text macros; keep their text."""
+    """pylatexenc's defaults drop the argument of a few text macros (keep their text), and
+    turn a bare url or cite macro into `<%s>` or `<cit.>`, a reference into `<ref>` (give
+    nothing)."""
     context = get_default_latex_context_db()
     keep = [MacroTextSpec(name, "%(1)s") for name in ("texttt", "textsf", "textsc", "mathtt")]
+    keep += [MacroTextSpec(name, _argument_text) for name in ("url", "cite", "citep", "citet")]
+    # A cross-reference's key ("fig:loss") means nothing outside the paper.
+    keep += [MacroTextSpec(name, "") for name in ("ref", "eqref", "label", "nocite")]
     context.add_context_category("confsite-text", macros=keep, prepend=True)
     return context
 

@@ -28,7 +28,8 @@ def paper(**fields) -> Paper:
     base = Paper(
         id="x", title="A title", authors=("Zheng Ding",), affiliations=(), abstract=None,
         links=(), keywords=(), presentation=None, decision=None, attendance=None, awards=(),
-        sessions=(), session_order=(), room=None, conference="ICLR", year=2024,
+        sessions=(), session_order=(), session_rooms=(), room=None, conference="ICLR",
+        year=2024,
         sources=(SourceLoc("seeds/x.txt", 1),),
     )
     return replace(base, **fields)

@@ -41,6 +41,7 @@ SLOW_MODULES = frozenset(
         "test_determinism",
         "test_failed_builds",
         "test_hostile",
+        "test_html_input",
         "test_incremental",
         "test_interrupted",
         "test_pipeline_fuzz",
@@ -62,8 +63,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
         if module in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
-        if module in FUZZ_MODULES:
+        if module in FUZZ_MODULES:  # many generated inputs each: slow as well
             item.add_marker(pytest.mark.fuzz)
+            item.add_marker(pytest.mark.slow)
 
 
 @dataclass(frozen=True)

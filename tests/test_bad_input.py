@@ -70,6 +70,7 @@ def test_unknown_format_lists_every_reader_and_score(tmp_path: Path) -> None:
         assert name in result.stderr
 
 
+@pytest.mark.slow  # whole-site scans or repeated builds: out of the fast loop
 def test_failed_build_leaves_previous_site_untouched(tmp_path: Path) -> None:
     project = write_project(tmp_path, GOOD_TEXT.encode())
     assert run_build(project).returncode == 0

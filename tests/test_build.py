@@ -104,6 +104,7 @@ def test_overrides_set_fields_and_silence_the_untitled_warning(tmp_path: Path) -
     assert "untitled (10):" in result.stderr
 
 
+@pytest.mark.slow  # whole-site scans or repeated builds: out of the fast loop
 @pytest.mark.parametrize("flag", ["--strict"])
 def test_strict_build_of_the_seeds_fails_on_untitled_papers(tmp_path: Path, flag: str) -> None:
     project = copy_project(tmp_path)

@@ -77,6 +77,7 @@ def test_the_seeds_bibtex_parses_whole_with_unique_short_keys(library, papers) -
     )
 
 
+@pytest.mark.slow  # whole-site scans or repeated builds: out of the fast loop
 def test_every_field_of_the_seeds_bibtex_round_trips(library, papers) -> None:
     by_id = {p["id"]: p for p in papers}
     # the entries are in papers.json's order

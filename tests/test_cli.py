@@ -167,6 +167,7 @@ def test_usage_errors_exit_2(args: list[str]) -> None:
     assert result.stdout == ""
 
 
+@pytest.mark.slow  # whole-site scans or repeated builds: out of the fast loop
 def test_python_m_and_build_py_are_the_same_build(tmp_path: Path) -> None:
     project = small_project(tmp_path)
     by_module = confsite_process("build", "--out", "a", cwd=project)
@@ -286,6 +287,7 @@ def test_progress_and_colour_on_a_terminal(tmp_path: Path) -> None:
     assert "source" in output and "awards" in output
 
 
+@pytest.mark.slow  # whole-site scans or repeated builds: out of the fast loop
 def test_no_colour_on_a_terminal_with_NO_COLOR(tmp_path: Path) -> None:
     project = small_project(tmp_path)
     status, output = confsite_in_pty("build", cwd=project, env={"NO_COLOR": "1"})

@@ -32,6 +32,7 @@ def test_element_count_counts_elements() -> None:
     assert element_count(b"<!DOCTYPE html><title>x</title><p>a<b>b</b><p>c") == 7
 
 
+@pytest.mark.slow  # whole-site scans or repeated builds: out of the fast loop
 def test_no_page_is_heavy(site: Path) -> None:
     heavy = []
     for page in site.rglob("*.html"):
@@ -65,6 +66,7 @@ def paper_ids(page: BeautifulSoup) -> list[str]:
     return [PurePosixPath(a["href"]).parent.name for a in page.select(".paper-title a")]
 
 
+@pytest.mark.slow  # whole-site scans or repeated builds: out of the fast loop
 def test_long_session_is_split_and_every_paper_listed_once(site: Path) -> None:
     # 860 papers in the 2021 list (counted in seeds/iclr2021-accepted-papers.txt).
     pages = walk_pages(site, "sessions/iclr-2021-accepted-papers/")
@@ -79,6 +81,7 @@ def test_long_session_is_split_and_every_paper_listed_once(site: Path) -> None:
         assert f"page {number} of {len(pages)}" in page.title.get_text()
 
 
+@pytest.mark.slow  # whole-site scans or repeated builds: out of the fast loop
 def test_page_list_links_first_last_and_neighbours(site: Path) -> None:
     pages = walk_pages(site, "sessions/iclr-2021-accepted-papers/")
     urls = [url for url, _ in pages]
@@ -103,6 +106,7 @@ def test_all_papers_listing_names_every_paper_once_per_collection(
     assert {paper_id for _, paper_id in listed} == {paper["id"] for paper in papers_json}
 
 
+@pytest.mark.slow  # whole-site scans or repeated builds: out of the fast loop
 def test_author_index_is_split_by_letter_and_lists_every_author_once(
     site: Path, seeds_build: BuildResult
 ) -> None:

@@ -101,6 +101,7 @@ def test_one_bad_file_is_one_error_line_as_before(tmp_path: Path) -> None:
     assert len(error_lines(run_cli(project, "build").stderr)) == 1
 
 
+@pytest.mark.slow  # whole-site scans or repeated builds: out of the fast loop
 def test_errors_of_cached_and_fresh_sources_alike(tmp_path: Path) -> None:
     """A source read from the input cache is fine; a newly broken one is still reported with
     every other broken one."""

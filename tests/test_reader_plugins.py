@@ -209,6 +209,7 @@ def install_fake_distribution(folder: Path, group: str = "confsite.readers") -> 
     return folder
 
 
+@pytest.mark.slow  # whole-site scans or repeated builds: out of the fast loop
 def test_an_entry_point_reader_is_found_and_built(tmp_path: Path) -> None:
     packages = install_fake_distribution(tmp_path / "site-packages")
     project = make_site(tmp_path / "project", {}, fmt="pipes")

@@ -80,6 +80,7 @@ def test_content_is_recognised_without_the_extension(name: str, reader: str) -> 
     assert sniff(SourceText("dump.txt", text)).reader.name == reader
 
 
+@pytest.mark.slow  # whole-site scans or repeated builds: out of the fast loop
 @pytest.mark.parametrize("key", sorted(SEED_FILES))
 def test_no_structured_reader_claims_a_seed_dump(key: str) -> None:
     source = load_source_text(SEEDS / SEED_FILES[key], SEED_FILES[key])

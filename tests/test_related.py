@@ -65,6 +65,7 @@ def edited(papers: list[Paper], number: int, **fields: str) -> list[Paper]:
     return [dataclasses.replace(p, **fields) if n == number else p for n, p in enumerate(papers)]
 
 
+@pytest.mark.slow  # many related-paper computations over the seeds
 def test_updating_equals_computing_afresh(
     seeds_build, rows_redone: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -103,6 +104,7 @@ def test_updating_equals_computing_afresh(
         nearest = updated
 
 
+@pytest.mark.slow  # whole-site scans or repeated builds: out of the fast loop
 def test_a_change_in_paper_count_computes_afresh(seeds_build, rows_redone: list[int]) -> None:
     papers = list(site_order(seeds_build.papers))
     ids = [paper.id for paper in papers]
@@ -114,6 +116,7 @@ def test_a_change_in_paper_count_computes_afresh(seeds_build, rows_redone: list[
     assert related == related_papers(ids[:-1], corpus_terms(fewer))[0]
 
 
+@pytest.mark.slow  # whole-site scans or repeated builds: out of the fast loop
 def test_unchanged_texts_reuse_every_candidate(seeds_build, rows_redone: list[int]) -> None:
     papers = list(site_order(seeds_build.papers))
     ids = [paper.id for paper in papers]

@@ -49,6 +49,7 @@ def test_each_paper_has_exactly_one_page(site: Path, papers_json: list[dict]) ->
             assert heading == " ".join(paper["title"].split())
 
 
+@pytest.mark.slow  # whole-site scans or repeated builds: out of the fast loop
 def test_each_session_page_lists_exactly_its_papers(site: Path, seeds_build: BuildResult) -> None:
     expected: dict[tuple, set[str]] = defaultdict(set)
     for paper in seeds_build.papers:

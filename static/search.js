@@ -415,6 +415,12 @@
     return new Set(result.matchData ? Object.keys(result.matchData.metadata) : []);
   }
 
+  // Never a bare "Untitled paper": what the paper cards say (render/labels.py), as a note.
+  function untitledLabel(doc) {
+    const author = doc[1].length ? " · " + doc[1][0] : "";
+    return el("span", "untitled", "Untitled paper (title not in the program" + author + ")");
+  }
+
   function resultItem(result, full) {
     const n = Number(result.ref);
     const doc = state.store.doc(n);
@@ -423,8 +429,11 @@
     const link = el("a", "result-title");
     link.href = paperHref(doc);
     if (doc[0]) link.appendChild(highlighted(doc[0], isMatch));
-    else link.appendChild(el("span", "untitled", "Untitled paper"));
-    item.appendChild(link);
+    else link.appendChild(untitledLabel(doc));
+    // On the search page each result is a heading, so a screen reader can jump between them.
+    const heading = full ? el("h2", "result-heading") : null;
+    if (heading) heading.appendChild(link);
+    item.appendChild(heading || link);
     if (doc[1].length) item.appendChild(el("p", "result-authors", doc[1].join(", ")));
     const sessions = doc[3].map((s) => state.store.sessions[s][0]);
     const where = [state.store.collections[doc[5]], ...sessions].join(" · ");

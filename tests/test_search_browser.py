@@ -442,3 +442,20 @@ def test_empty_query_lists_every_paper_to_filter_and_page(
     settled(watched)
     awarded = sum(1 for p in papers if p["year"] == 2023 and p["awards"])
     expect(status).to_contain_text(f"{awarded} paper")
+
+
+def test_results_on_the_search_page_are_headings_and_untitled_ones_say_so(
+    watched: Page, site_build: BuildResult
+) -> None:
+    """A screen reader moves from result to result by heading; a paper the dumps give no title
+    shows the note the paper cards show, with its first author, never a bare 'Untitled paper'.
+    The awards dump has no titles: its papers hold the award's name."""
+    type_on_search_page(watched, site_build.out_dir.as_uri() + "/", "outstanding paper")
+    settled(watched)
+    headings = watched.locator("#search-results .search-result h2.result-heading a.result-title")
+    expect(headings.first).to_be_visible()
+    assert headings.count() == watched.locator("#search-results .search-result").count()
+    untitled = watched.locator("#search-results .result-title .untitled").all_inner_texts()
+    assert untitled, "no untitled paper among the results"
+    for label in untitled:
+        assert re.fullmatch(r"Untitled paper \(title not in the program · \S.+\)", label), label

@@ -480,11 +480,12 @@ class Views:
             for other in {site.author_by_name[name] for name in paper.authors} - {author}:
                 by_key[other.key] = other
                 shared[other.key] += 1
+        ranked = sorted(shared.items(), key=lambda item: (-item[1], sort_key(by_key[item[0]].name)))
+        # The most frequent only, as listings cap authors: one paper with thousands of authors
+        # would otherwise put thousands of names on each of their pages.
         coauthors = [
             {"name": by_key[key].name, "url": urls.author_url(by_key[key].slug), "count": count}
-            for key, count in sorted(
-                shared.items(), key=lambda item: (-item[1], sort_key(by_key[item[0]].name))
-            )
+            for key, count in ranked[:LISTED_AUTHORS]
         ]
         context = self.base(path, author.name, url, f"Papers by {author.name}")
         context.update(
@@ -500,6 +501,7 @@ class Views:
                 for key, cards in ordered
             ],
             coauthors=coauthors,
+            coauthor_count=len(ranked),
         )
         return Page(path, "author.html", context)
 

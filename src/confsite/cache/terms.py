@@ -21,7 +21,7 @@ from ..render.terms import (
     plain_abstract,
     widened,
 )
-from .digests import digest
+from .digests import text_digest
 from .stores import load_pickle, save_pickle
 
 CACHE_FILE = "terms.pickle"
@@ -29,7 +29,7 @@ CACHE_FILE = "terms.pickle"
 
 def texts_digest(paper: Paper) -> bytes:
     """What a paper's terms are counted from: its title and abstract."""
-    return digest((paper.title, paper.abstract))
+    return text_digest(f"{paper.title}\0{paper.abstract}")
 
 
 class TermCache:

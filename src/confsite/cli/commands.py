@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import NoReturn
 
 from .. import __version__
-from ..diagnostics import ConfsiteError, Diagnostics
+from ..diagnostics import ConfsiteError
 from .check import check_site
 from .deploy import DEFAULT_BRANCH, DEFAULT_REMOTE, DEPLOY_BUILD_FOLDER
-from .terminal import Painter, print_error, print_failure, print_problems, progress_for
+from .terminal import Painter, print_error, print_failure
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 DEFAULT_PORT = 8000
@@ -257,28 +257,13 @@ def _add_inspect(add: AddCommand) -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    # Imported here: the pipeline pulls in Jinja, lunr and more, which --help need not wait for.
-    from jinja2 import TemplateError
+    from ..pipeline import BuildOptions
+    from .summary import build_and_report
 
-    from ..pipeline import BuildOptions, build
-    from .summary import print_summary
-
-    diagnostics = Diagnostics(strict=args.strict)
     options = BuildOptions(
         args.config, args.out, args.base_url, args.strict, args.jobs, args.use_cache
     )
-    try:
-        result = build(options, diagnostics, progress_for(sys.stderr, args.quiet))
-    except (ConfsiteError, TemplateError) as err:
-        if not args.quiet:
-            print_problems(diagnostics, args.verbose, sys.stderr)
-        print_failure(err, sys.stderr)
-        return EXIT_FAILED
-    if not args.quiet:
-        print_problems(diagnostics, args.verbose, sys.stderr)
-        sys.stderr.flush()
-        print_summary(result, sys.stdout)
-    return EXIT_OK
+    return EXIT_OK if build_and_report(options, args) is not None else EXIT_FAILED
 
 
 def run_check(args: argparse.Namespace) -> int:

@@ -21,7 +21,7 @@ from pathlib import Path
 from .. import __version__
 from ..cache.manifest import CACHE_FOLDER
 from ..diagnostics import ConfsiteError, Diagnostics
-from .terminal import Painter, print_error, print_failure, print_problems, progress_for
+from .terminal import Painter, print_error, print_failure
 
 DEFAULT_BRANCH = "gh-pages"
 DEFAULT_REMOTE = "origin"
@@ -264,11 +264,10 @@ def run_deploy(args: argparse.Namespace) -> int:
 def _deploy(args: argparse.Namespace) -> int:
     # Imported here: the pipeline and the config pull in Jinja, the readers and more, which
     # --help (which names this module's defaults) need not wait for.
-    from jinja2 import TemplateError
 
     from ..config import load_config
-    from ..pipeline import BuildOptions, build
-    from .summary import display_path, human_bytes, print_summary
+    from ..pipeline import BuildOptions
+    from .summary import build_and_report, display_path, human_bytes
 
     paint = Painter.for_stream(sys.stdout)
     config_path = Path(args.config)
@@ -307,19 +306,9 @@ def _deploy(args: argparse.Namespace) -> int:
     check_build_folder(repo, out_dir)
     print(f"base URL: {base_url or '-'} ({origin})", flush=True)
 
-    diagnostics = Diagnostics(strict=args.strict)
     options = BuildOptions(config_path, out_dir, base_url, args.strict, args.jobs, args.use_cache)
-    try:
-        result = build(options, diagnostics, progress_for(sys.stderr, args.quiet))
-    except (ConfsiteError, TemplateError) as err:
-        if not args.quiet:
-            print_problems(diagnostics, args.verbose, sys.stderr)
-        print_failure(err, sys.stderr)
+    if build_and_report(options, args) is None:
         return 1
-    if not args.quiet:
-        print_problems(diagnostics, args.verbose, sys.stderr)
-        sys.stderr.flush()
-        print_summary(result, sys.stdout)
 
     files = site_files(out_dir)
     size = sum(file.source.stat().st_size for file in files)

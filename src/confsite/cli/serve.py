@@ -444,7 +444,7 @@ def serve_and_rebuild(
     if stop.is_set():  # interrupted during the first build
         return
     loop.server.start_serving()
-    print_serving(loop.server, out_dir_for(loop.args))
+    print_serving(loop.server, loop.server.out_dir)
     root = config_path.absolute().parent
     while True:
         if config is not None:  # while site.yaml is broken, keep watching what it named

@@ -3,14 +3,16 @@ and the time each phase took."""
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from .terminal import Painter
+from ..diagnostics import ConfsiteError, Diagnostics
+from .terminal import Painter, print_failure, print_problems, progress_for
 
 if TYPE_CHECKING:
-    from ..pipeline import BuildResult
+    from ..pipeline import BuildOptions, BuildResult
 
 NOTE_LABELS = {
     "repeat": "exact repeats merged",
@@ -19,6 +21,30 @@ NOTE_LABELS = {
     "author-maybe": "author name variants left apart for want of evidence",
     "slug": "slug collisions resolved",
 }
+
+
+def build_and_report(options: BuildOptions, args: Any) -> BuildResult | None:
+    """Build as `confsite build` does: progress and problems on standard error, the summary on
+    standard output (`args.quiet`: errors only, `args.verbose`: notes too). None when the build
+    failed; its error is printed."""
+    # Imported here: the pipeline pulls in Jinja, lunr and more, which --help need not wait for.
+    from jinja2 import TemplateError
+
+    from ..pipeline import build
+
+    diagnostics = Diagnostics(strict=options.strict)
+    try:
+        result = build(options, diagnostics, progress_for(sys.stderr, args.quiet))
+    except (ConfsiteError, TemplateError) as err:
+        if not args.quiet:
+            print_problems(diagnostics, args.verbose, sys.stderr)
+        print_failure(err, sys.stderr)
+        return None
+    if not args.quiet:
+        print_problems(diagnostics, args.verbose, sys.stderr)
+        sys.stderr.flush()
+        print_summary(result, sys.stdout)
+    return result
 
 
 def human_bytes(count: int) -> str:

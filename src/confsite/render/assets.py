@@ -84,6 +84,7 @@ def build_fingerprint(theme_dir: Path | None) -> bytes:
     if theme_dir is not None:
         folders.append(theme_dir)
     files = [item for n, path in enumerate(folders) for item in folder_files(path, "*", f"{n}/")]
-    lunr_js()  # missing: said plainly here
+    if not BUNDLED.lunr_js.is_file():
+        lunr_js()  # says plainly what is missing and what to do
     files.append(("lunr.js", BUNDLED.lunr_js))
     return files_digest(files)

@@ -40,7 +40,10 @@ def test_the_seeds_site_passes(seeds_build: BuildResult) -> None:
     """The whole-site link check: every internal href/src (and #fragment) on every page."""
     result = run_check(seeds_build.out_dir)
     assert result.returncode == 0, result.stderr
-    assert "checked 6419 pages" in result.stdout and result.stdout.strip().endswith(": ok")
+    html_files = sum(1 for _ in seeds_build.out_dir.rglob("*.html"))
+    assert html_files > 6000  # every session, paper and author page, and the paged listings
+    assert f"checked {html_files} pages" in result.stdout
+    assert result.stdout.strip().endswith(": ok")
 
 
 def test_the_small_site_passes(unicode_build: Path) -> None:

@@ -113,7 +113,10 @@ def test_the_replaced_site_is_kept_as_the_spare_only_while_it_shares_most_files(
     spare = wait_for_spare(config.parent)
     site_inodes = {path.stat().st_ino for path in site_files(out)}
     extra = [path for path in site_files(spare) if path.stat().st_ino not in site_inodes]
-    assert 0 < len(extra) <= changed < 20
+    # An abstract edit moves the average abstract length, which weighs every term as lunr.js
+    # weighs it (BM25), so every shard of the search's terms changes too.
+    shards = len(list((out / "search" / "terms").iterdir()))
+    assert 0 < len(extra) <= changed < 20 + shards
 
     # A change every page shows: the replaced site shares almost nothing, so it is deleted,
     # and the spare linked up afterwards holds nothing but the new site's files.

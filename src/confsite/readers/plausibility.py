@@ -195,7 +195,7 @@ def covered_share(source: SourceText, records: tuple[RawRecord, ...]) -> float:
     starts, ends = merged_ranges(records)
     total = covered = 0
     for number, line in enumerate(source.lines, start=1):
-        characters = len(line) - sum(1 for ch in line if ch.isspace())
+        characters = sum(map(len, line.split()))  # split() drops what isspace() finds
         total += characters
         file_line = source.file_line(number)
         at = bisect_right(starts, file_line) - 1

@@ -43,12 +43,12 @@ TRIM = re.compile(r"^\W+|\W+\Z")
 
 
 @cache  # made when the first non-ASCII text is folded
-def _nonspacing_marks() -> re.Pattern[str]:
-    """Unicode's category Mn, as JavaScript's /\\p{Mn}/u."""
+def _without_nonspacing_marks() -> dict[int, None]:
+    """A str.translate table deleting Unicode's category Mn, as JavaScript's /\\p{Mn}/u.
+    (Much faster than a regular expression class of the same marks.)"""
     # Unicode has no such mark below U+0300, between U+1F000 and U+E0000, or above U+E01EF.
     scanned = itertools.chain(range(0x300, 0x1F000), range(0xE0000, 0xE01F0))
-    marks = [chr(c) for c in scanned if unicodedata.category(chr(c)) == "Mn"]
-    return re.compile(f"[{''.join(map(re.escape, marks))}]+")
+    return dict.fromkeys(c for c in scanned if unicodedata.category(chr(c)) == "Mn")
 
 
 def fold(text: str) -> str:
@@ -57,7 +57,7 @@ def fold(text: str) -> str:
     if text.isascii():
         return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.lower())
-    plain = unicodedata.normalize("NFC", _nonspacing_marks().sub("", decomposed))
+    plain = unicodedata.normalize("NFC", decomposed.translate(_without_nonspacing_marks()))
     return plain.lower().translate(FOLDED_LETTERS)
 
 

@@ -254,7 +254,7 @@ def bench_size(
         runs["one_abstract"].append(one)
     report.update({kind: median_run(measured) for kind, measured in runs.items()})
     search = out / "search"
-    report["search_index_bytes"] = sum(p.stat().st_size for p in search.glob("*.js"))
+    report["search_index_bytes"] = sum(p.stat().st_size for p in search.rglob("*.js"))
     if with_mkdocs:
         report["mkdocs"] = mkdocs_build(out, work / f"mkdocs-{shape}-{count}", mkdocs_timeout)
     trash.put(folder)

@@ -252,6 +252,31 @@ def test_copy_bibtex_puts_it_on_the_clipboard(new_context, site_url: str) -> Non
     assert copied.startswith("@inproceedings{maynord2023mid,\n  title = {Mid-Vision Feedback}")
 
 
+@pytest.mark.parametrize("origin", ["file", "http"])
+@pytest.mark.parametrize("javascript", [True, False])
+def test_download_ris_saves_the_papers_record(
+    new_context, site_build: BuildResult, site_url: str, origin: str, javascript: bool
+) -> None:
+    """The link is a `data:` URL (no file per paper): it must still download, named by the
+    citation key, from disk and from a host, with or without JavaScript."""
+    context = new_context(accept_downloads=True, java_script_enabled=javascript)
+    page = context.new_page()
+    page.goto(file_url(site_build, PAPER) if origin == "file" else site_url + PAPER)
+    with page.expect_download() as info:
+        page.get_by_role("link", name="Download RIS").click()
+    download = info.value
+    assert download.suggested_filename == "maynord2023mid.ris"
+    record = Path(download.path()).read_text(encoding="utf-8")
+    tags = [(line[:2], line[6:]) for line in record.splitlines()]
+    assert tags[0] == ("TY", "CONF") and tags[-1] == ("ER", "")
+    listed = json.loads((site_build.out_dir / "papers.json").read_text(encoding="utf-8"))
+    paper = next(p for p in listed if p["url"].endswith("/mid-vision-feedback/"))
+    assert ("TI", "Mid-Vision Feedback") in tags
+    family_names = [value.split(",")[0] for tag, value in tags if tag == "AU"]
+    assert family_names == [name.split()[-1] for name in paper["authors"]]
+    assert record in (site_build.out_dir / "papers.ris").read_text(encoding="utf-8")
+
+
 def test_copy_button_stays_hidden_without_javascript(new_context, site_url: str) -> None:
     page = new_context(java_script_enabled=False).new_page()
     page.goto(site_url + PAPER)

@@ -43,10 +43,6 @@ def paper_url(paper_id: str) -> str:
     return f"{ALL_PAPERS}{paper_id}/"
 
 
-def paper_ris_url(paper_id: str, cite_key: str) -> str:
-    """A paper's RIS record, beside its page, named by its citation key for the download."""
-    return f"{paper_url(paper_id)}{cite_key}.ris"
-
 
 def author_url(slug: str) -> str:
     return f"{AUTHORS}{slug}/"

@@ -22,8 +22,7 @@ from typing import TYPE_CHECKING
 from ..cache.digests import digest as paper_digest
 from ..cache.stores import load_pickle, save_pickle
 from ..model.site import Site
-from ..model.urls import paper_ris_url
-from .citation import citation_of, ris_record
+from .citation import citation_of
 from .download_formats import DOWNLOADS, Download
 
 if TYPE_CHECKING:
@@ -64,9 +63,6 @@ def stage_downloads(
         recorded[name] = (staged[name].digest, spans)
         del data  # before the next file is made
     save_pickle(cache, fingerprint, DownloadPieces(site.base_url, recorded))
-    for paper in site.papers:  # each paper's RIS record, for the link on its page
-        path = paper_ris_url(paper.id, site.cite_keys[paper.id])
-        staged[path] = writer.put(path, ris_record(paper, citation_of(site, paper)).encode())
     return staged
 
 

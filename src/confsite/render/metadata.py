@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import json
 from typing import Any
-from urllib.parse import quote_plus
+from urllib.parse import quote, quote_plus
 
 from markupsafe import Markup
 
 from ..model.records import Paper
 from ..model.site import collection_label
-from ..model.urls import paper_ris_url
 from ..text.plain import plain_text, shorten
-from .citation import Citation, bibtex_entry, booktitle
+from .citation import Citation, bibtex_entry, booktitle, ris_record
 from .labels import title_text
 
 # Links that lead to the paper itself (see model/normalize.py's LINK_KINDS); code and videos
@@ -65,11 +64,19 @@ def paper_details(
         "find_links": search_links(paper),
         "keywords": list(paper.keywords),
         "bibtex": bibtex_entry(paper, citation, with_abstract=False),
-        "ris_url": paper_ris_url(paper.id, citation.key),
+        "ris_href": ris_data_url(paper, citation),
         "cite_key": citation.key,
         "meta": paper_meta(paper, site_title, absolute_url, description, citation),
         "json_ld": json_for_script(json_ld(paper, absolute_url, description)),
     }
+
+
+def ris_data_url(paper: Paper, citation: Citation) -> str:
+    """The paper's RIS record as a `data:` link: downloaded with the page, from disk or any
+    host, without a file of its own (one per paper would double a large site's files)."""
+    return "data:application/x-research-info-systems;charset=utf-8," + quote(
+        ris_record(paper, citation), safe=""
+    )
 
 
 def paper_meta(

@@ -181,14 +181,14 @@ def test_no_page_carries_active_content(hostile_build: BuildResult) -> None:
 
 
 def is_ris_download(element, href: str) -> bool:  # noqa: ANN001
-    """A paper's RIS record: a `data:` link of RIS text, percent-encoded whole, that the
+    """A paper's RIS record: a `data:` link of RIS text in base64, that the
     browser saves (`download`) and never opens."""
-    prefix = "data:application/x-research-info-systems;charset=utf-8,"
+    prefix = "data:application/x-research-info-systems;charset=utf-8;base64,"
     return (
         element.tag == "a"
         and element.get("download", "").endswith(".ris")
         and href.startswith(prefix)
-        and re.fullmatch(r"[A-Za-z0-9%._~-]*", href[len(prefix):]) is not None
+        and re.fullmatch(r"[A-Za-z0-9+/]*=*", href[len(prefix):]) is not None
     )
 
 

@@ -3,9 +3,10 @@ metadata search engines and citation managers read (Highwire, OpenGraph, JSON-LD
 
 from __future__ import annotations
 
+import base64
 import json
 from typing import Any
-from urllib.parse import quote, quote_plus
+from urllib.parse import quote_plus
 
 from markupsafe import Markup
 
@@ -74,9 +75,8 @@ def paper_details(
 def ris_data_url(paper: Paper, citation: Citation) -> str:
     """The paper's RIS record as a `data:` link: downloaded with the page, from disk or any
     host, without a file of its own (one per paper would double a large site's files)."""
-    return "data:application/x-research-info-systems;charset=utf-8," + quote(
-        ris_record(paper, citation), safe=""
-    )
+    record = base64.b64encode(ris_record(paper, citation).encode()).decode("ascii")
+    return f"data:application/x-research-info-systems;charset=utf-8;base64,{record}"
 
 
 def paper_meta(

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..cache.page_keys import Digested, context_digest
 from ..model import urls
-from ..model.authors import Author, display_case, index_letter, person_order, sort_key
+from ..model.authors import Author, display_case, index_letter, person_order
 from ..model.content import ContentPage
 from ..model.records import Paper, Session
 from ..model.site import Collection, SessionGroup, Site, collection_label
@@ -157,6 +157,11 @@ class Views:
             for group in self.site.sessions
             for index, paper in enumerate(group.papers)
         }
+
+    @cached_property
+    def _author_place(self) -> dict[str, int]:
+        """Each author's place in the author index (sorted by family name)."""
+        return {author.key: place for place, author in enumerate(self.site.authors)}
 
     @cached_property
     def nav(self) -> list[dict[str, str]]:
@@ -474,18 +479,22 @@ class Views:
                 self.card(paper, brief=True)
             )
         ordered = sorted(groups.items(), key=lambda item: (-(item[0][1] or 0), item[0][0] or ""))
-        shared: Counter[str] = Counter()  # papers shared, per co-author
-        by_key: dict[str, Author] = {}
+        shared: Counter[int] = Counter()  # papers shared, per co-author's place in the index
+        own = self._author_place[author.key]
         for paper in papers:
-            for other in {site.author_by_name[name] for name in paper.authors} - {author}:
-                by_key[other.key] = other
-                shared[other.key] += 1
-        ranked = sorted(shared.items(), key=lambda item: (-item[1], sort_key(by_key[item[0]].name)))
-        # The most frequent only, as listings cap authors: one paper with thousands of authors
-        # would otherwise put thousands of names on each of their pages.
+            shared.update({self._author_place[site.author_by_name[n].key] for n in paper.authors})
+        del shared[own]
+        # Most papers together first, then alphabetical (the index's order). The most frequent
+        # only, as listings cap authors: one paper with thousands of authors would otherwise
+        # put thousands of names on each of their pages.
+        ranked = sorted(shared.items(), key=lambda item: (-item[1], item[0]))
         coauthors = [
-            {"name": by_key[key].name, "url": urls.author_url(by_key[key].slug), "count": count}
-            for key, count in ranked[:LISTED_AUTHORS]
+            {
+                "name": site.authors[place].name,
+                "url": urls.author_url(site.authors[place].slug),
+                "count": count,
+            }
+            for place, count in ranked[:LISTED_AUTHORS]
         ]
         context = self.base(path, author.name, url, f"Papers by {author.name}")
         context.update(

@@ -66,9 +66,12 @@ def edited(papers: list[Paper], number: int, **fields: str) -> list[Paper]:
 
 
 @pytest.mark.slow  # many related-paper computations over the seeds
+@pytest.mark.parametrize("scale", ["exact", "shortlisted"])
 def test_updating_equals_computing_afresh(
-    seeds_build, rows_redone: list[int], monkeypatch: pytest.MonkeyPatch
+    seeds_build, rows_redone: list[int], monkeypatch: pytest.MonkeyPatch, scale: str
 ) -> None:
+    if scale == "shortlisted":  # as at archive scale
+        monkeypatch.setattr(confsite.render.related, "ARCHIVE_SCALE", 0)
     papers = list(site_order(seeds_build.papers))
     ids = [paper.id for paper in papers]
     assert len(papers) > 1000  # large enough that frequent terms are left out
@@ -150,3 +153,59 @@ def test_a_paper_leaving_a_full_list_lets_the_next_one_in() -> None:
     afresh = _best(after, after.T.tocsr(), 1)
     assert sorted(updated[0].indices) == sorted(afresh[0].indices)
     assert papers - 1 in updated[0].indices and 1 not in updated[0].indices
+
+
+def every_pair_similarity(terms: CorpusTerms):  # noqa: ANN201
+    """The cosine of every pair of papers, as a dense array (no top-n product, no
+    shortlist), rounded as `ranked` rounds, with no paper similar to itself."""
+    import numpy as np
+
+    from confsite.render.related import tfidf_matrix
+
+    matrix, _ = tfidf_matrix(terms)
+    similarity = (matrix @ matrix.T).toarray().round(9)
+    np.fill_diagonal(similarity, 0)
+    return similarity
+
+
+def best_of(similarity, ids: list[str]) -> dict[str, list[str]]:  # noqa: ANN001
+    from confsite.render.related import MIN_SIMILARITY, RELATED_COUNT
+
+    return {
+        paper_id: [
+            ids[other]
+            for other in sorted(
+                (int(o) for o in (similarity[row] >= MIN_SIMILARITY).nonzero()[0]),
+                key=lambda o, row=row: (-similarity[row, o], ids[o]),
+            )[:RELATED_COUNT]
+        ]
+        for row, paper_id in enumerate(ids)
+    }
+
+
+@pytest.mark.slow  # a brute-force similarity of every pair of the seeds
+def test_shortlisting_by_signature_finds_what_every_pair_finds(
+    seeds_build, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At archive scale candidates come from each paper's signature terms alone; on the
+    seeds the results must stay close to those of comparing every pair."""
+    from confsite.render.related import MIN_SIMILARITY
+
+    papers = list(site_order(seeds_build.papers))
+    ids = [paper.id for paper in papers]
+    place = {paper_id: row for row, paper_id in enumerate(ids)}
+    terms = corpus_terms(papers)
+    similarity = every_pair_similarity(terms)
+    truth = best_of(similarity, ids)
+    exact, _ = related_papers(ids, terms)
+    assert all(list(exact[i]) == truth[i] for i in ids)  # below archive scale: exact
+    monkeypatch.setattr(confsite.render.related, "ARCHIVE_SCALE", 0)
+    shortlisted, _ = related_papers(ids, terms)
+    with_related = [i for i in ids if truth[i]]
+    same_first = sum(shortlisted[i][:1] == tuple(truth[i][:1]) for i in with_related)
+    found = sum(len(set(shortlisted[i]) & set(truth[i])) for i in with_related)
+    assert same_first >= 0.98 * len(with_related), (same_first, len(with_related))
+    assert found >= 0.95 * sum(len(truth[i]) for i in with_related), found
+    for paper_id, others in shortlisted.items():  # ranked by the full vectors, above the floor
+        scores = [similarity[place[paper_id], place[other]] for other in others]
+        assert scores == sorted(scores, reverse=True) and min(scores, default=1) >= MIN_SIMILARITY

@@ -115,21 +115,10 @@ class Card(dict, Digested):
         "abstract": lambda paper: render_abstract(paper.abstract),
     }
 
-    def __init__(
-        self, paper: Paper, fields: dict[str, Any], brief: bool = False, fields_key: bytes = b""
-    ) -> None:
-        super().__init__(fields)
-        self._paper, self._brief, self._fields = paper, brief, fields
-        # What it shows: its fields, and the texts its costly fields are made from. The
-        # fields' own digest is shared with the paper's other card (see `Views.card`).
-        self._fields_key = fields_key or context_digest(fields)
-        self.key_digest = context_digest(
-            (self._fields_key, paper.title, None if brief else paper.abstract)
-        )
-
-    def variant(self, brief: bool) -> Card:
-        """The paper's card with or without its abstract, from the same fields."""
-        return Card(self._paper, self._fields, brief, self._fields_key)
+    def __init__(self, paper: Paper, made: CardMaking, brief: bool = False) -> None:
+        super().__init__(made.fields)
+        self._paper, self._brief = paper, brief
+        self.key_digest = made.brief_digest if brief else made.full_digest
 
     def __missing__(self, name: str) -> Any:
         make = self.LAZY_FIELDS.get(name)
@@ -139,6 +128,25 @@ class Card(dict, Digested):
         return value
 
 
+@dataclass(frozen=True)
+class CardMaking:
+    """A paper's card fields, and digests of what its full and brief cards show: the fields,
+    and the texts their costly fields are made from."""
+
+    fields: dict[str, Any]
+    full_digest: bytes
+    brief_digest: bytes
+
+    @classmethod
+    def of(cls, paper: Paper, fields: dict[str, Any]) -> CardMaking:
+        fields_key = context_digest(fields)
+        return cls(
+            fields,
+            context_digest((fields_key, paper.title, paper.abstract)),
+            context_digest((fields_key, paper.title, None)),
+        )
+
+
 class Views:
     def __init__(self, site: Site) -> None:
         self.site = site
@@ -146,6 +154,10 @@ class Views:
         # so they are added here before the pages of the papers they belong to are made.
         self.related: dict[str, tuple[str, ...]] = {}
         self._cards: OrderedDict[tuple[str, bool], Card] = OrderedDict()
+        # Every paper's card fields and digests, kept for the whole build: a rebuild keys each
+        # paper's cards on about ten pages, and the cards cache (which also holds their
+        # rendered abstracts) is bounded.
+        self._card_makings: dict[str, CardMaking] = {}
 
     # --- shared pieces -------------------------------------------------------------------
 
@@ -194,8 +206,11 @@ class Views:
         per paper."""
         cached = self._cards.get((paper.id, brief))
         if cached is None:
-            other = self._cards.get((paper.id, not brief))
-            cached = other.variant(brief) if other else Card(paper, self._card_fields(paper), brief)
+            made = self._card_makings.get(paper.id)
+            if made is None:
+                made = CardMaking.of(paper, self._card_fields(paper))
+                self._card_makings[paper.id] = made
+            cached = Card(paper, made, brief)
             self._cards[(paper.id, brief)] = cached
             if len(self._cards) > CARD_CACHE_LIMIT:  # bounds memory at archive scale
                 self._cards.popitem(last=False)
@@ -289,15 +304,20 @@ class Views:
             lines += [(c, card) for card in cards]
         return lines
 
+    @cached_property
+    def _collection_starts(self) -> dict[str, int]:
+        """The page of the all-papers listing each collection starts on, for its contents."""
+        starts: dict[str, int] = {}
+        for index, (c, _) in enumerate(self._paper_lines):
+            starts.setdefault(c.slug, index // LINES_PER_PAGE + 1)
+        return starts
+
     def all_papers(self, number: int = 1) -> Page:
         url = urls.paged_url(urls.ALL_PAPERS, number)
         path = urls.page_path(url)
-        lines = self._paper_lines
+        lines, starts = self._paper_lines, self._collection_starts
         paging = pager(urls.ALL_PAPERS, number, page_count(len(lines), LINES_PER_PAGE))
         start = (number - 1) * LINES_PER_PAGE
-        starts: dict[str, int] = {}  # the page each collection starts on, for the contents
-        for index, (c, _) in enumerate(lines):
-            starts.setdefault(c.slug, index // LINES_PER_PAGE + 1)
         groups: list[dict[str, Any]] = []
         for c, card in lines[start : start + LINES_PER_PAGE]:
             if not groups or groups[-1]["slug"] != c.slug:

@@ -246,8 +246,12 @@ function confsiteLoadIndex(entry, lunr, loadShard, loadVocabulary) {
   // completions for the word being typed.
   const postingCount = (term) => {
     const entry = known.get(term);
-    if (entry.fields) return entry.fields.reduce((n, field) => n + field.documents.length, 0);
-    return entry.texts.reduce((n, text) => n + countPostings(text), 0);
+    if (entry.count === undefined) {
+      entry.count = entry.fields
+        ? entry.fields.reduce((n, field) => n + field.documents.length, 0)
+        : entry.texts.reduce((n, text) => n + countPostings(text), 0);
+    }
+    return entry.count;
   };
   const completions = (prefix, limit) => {
     const found = [];
@@ -255,10 +259,138 @@ function confsiteLoadIndex(entry, lunr, loadShard, loadVocabulary) {
     found.sort((x, y) => postingCount(y) - postingCount(x) || (x < y ? -1 : 1));
     return found.slice(0, limit);
   };
+  const rankWords = wordRanker(fields.length, documentCount, lunr, known, decoded);
   return {
-    index, search, ensureTerms, ensurePrefix, ensureVocabulary, completions,
+    index, search, ensureTerms, ensurePrefix, ensureVocabulary, completions, rankWords,
     hasTerm: (term) => known.has(term),
     vocabulary: () => vocabulary,
+  };
+}
+
+// The page's query, ranked without lunr.Index.query, whose string keys, sets and objects per
+// posting cost seconds at 100,000 papers. `words` are [{exact, others}]: every word a clause
+// of its exact term (boost 10) and one of each other term it may match (boost 1), all fields,
+// none required, as lunr.Index.query would be asked. The scores are lunr's to the bit: the
+// query vector is a lunr.Vector made by the same upserts; a field's score is the dot product
+// summed in term order (the order lunr's Vector.dot walks) over the query vector's magnitude;
+// a paper's score adds its fields' scores in the order lunr first met each field of the paper
+// (clause, then field). Papers matching every word are kept, the ones with more words matched
+// as typed first, then by score, then by number (the page's order).
+function wordRanker(fieldCount, documentCount, lunr, known, decoded) {
+  const NONE = 0x7fffffff;
+  let dot = null; // per field and paper: the dot product so far
+  let firstMet = null; // per field and paper: clause × fieldCount + field, when lunr met it
+  let wordsMatched = null; // per paper: a bit per word with a term of it in the paper
+  let wordsExact = null; // per paper: a bit per word whose exact term is in the paper
+
+  function ensureScratch() {
+    if (dot) return;
+    dot = new Float64Array(fieldCount * documentCount);
+    firstMet = new Int32Array(fieldCount * documentCount).fill(NONE);
+    wordsMatched = new Int32Array(documentCount);
+    wordsExact = new Int32Array(documentCount);
+  }
+
+  // The terms of the query a paper holds: lunr's matchData, made for a result when asked.
+  function metadataOf(doc, terms) {
+    const metadata = {};
+    for (const term of terms) {
+      const holds = decoded(term).fields.some(({ documents }) => {
+        let low = 0;
+        let high = documents.length - 1;
+        while (low <= high) {
+          const middle = (low + high) >> 1;
+          if (documents[middle] === doc) return true;
+          if (documents[middle] < doc) low = middle + 1; else high = middle - 1;
+        }
+        return false;
+      });
+      if (holds) metadata[term] = {};
+    }
+    return metadata;
+  }
+
+  return function rankWords(words) {
+    if (words.length > 30) throw new RangeError("at most 30 words");
+    ensureScratch();
+    const query = new lunr.Vector();
+    const terms = new Map(); // term → { number, clause, wordBits, exactBits }
+    let clause = 0;
+    const add = (term, boost, word, exact) => {
+      const at = clause++;
+      if (!known.has(term)) return;
+      const number = known.get(term).number;
+      query.upsert(number, boost, (a, b) => a + b);
+      let info = terms.get(term);
+      if (!info) terms.set(term, (info = { number, clause: at, wordBits: 0, exactBits: 0 }));
+      info.wordBits |= 1 << word;
+      if (exact) info.exactBits |= 1 << word;
+    };
+    words.forEach((word, i) => {
+      if (word.exact) add(word.exact, 10, i, true);
+      for (const term of word.others) add(term, 1, i, false);
+    });
+    const magnitude = query.magnitude();
+    const boostOf = new Map();
+    for (let i = 0; i < query.elements.length; i += 2) {
+      boostOf.set(query.elements[i], query.elements[i + 1]);
+    }
+    const ordered = [...terms].sort((a, b) => a[1].number - b[1].number);
+    const touched = [];
+    for (const [term, info] of ordered) {
+      const boost = boostOf.get(info.number);
+      decoded(term).fields.forEach(({ documents, weights }, f) => {
+        const met = info.clause * fieldCount + f;
+        const base = f * documentCount;
+        for (let k = 0; k < documents.length; k++) {
+          const doc = documents[k];
+          if (wordsMatched[doc] === 0) touched.push(doc);
+          wordsMatched[doc] |= info.wordBits;
+          wordsExact[doc] |= info.exactBits;
+          dot[base + doc] += boost * weights[k];
+          if (met < firstMet[base + doc]) firstMet[base + doc] = met;
+        }
+      });
+    }
+    const every = (1 << words.length) - 1;
+    const kept = [];
+    const fieldOrder = [];
+    for (const doc of touched) {
+      if (wordsMatched[doc] === every) {
+        fieldOrder.length = 0;
+        for (let f = 0; f < fieldCount; f++) {
+          if (firstMet[f * documentCount + doc] !== NONE) fieldOrder.push(f);
+        }
+        fieldOrder.sort((x, y) => firstMet[x * documentCount + doc] - firstMet[y * documentCount + doc]);
+        let score = 0;
+        fieldOrder.forEach((f, i) => {
+          const fieldScore = dot[f * documentCount + doc] / magnitude || 0;
+          score = i === 0 ? fieldScore : score + fieldScore;
+        });
+        let exactly = 0;
+        for (let bits = wordsExact[doc]; bits; bits &= bits - 1) exactly++;
+        kept.push({ doc, score, exactly });
+      }
+      wordsMatched[doc] = 0;
+      wordsExact[doc] = 0;
+      for (let f = 0; f < fieldCount; f++) {
+        dot[f * documentCount + doc] = 0;
+        firstMet[f * documentCount + doc] = NONE;
+      }
+    }
+    kept.sort((a, b) => b.exactly - a.exactly || b.score - a.score || a.doc - b.doc);
+    const queryTerms = [...terms.keys()];
+    return kept.map(({ doc, score }) => {
+      let matchData = null;
+      return {
+        ref: String(doc),
+        score,
+        get matchData() {
+          if (!matchData) matchData = { metadata: metadataOf(doc, queryTerms) };
+          return matchData;
+        },
+      };
+    });
   };
 }
 

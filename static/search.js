@@ -228,32 +228,16 @@
     return found;
   }
 
+  // Papers matching every word, the ones with more words as typed first ("minifloat" gives
+  // its paper first), then by lunr's score (search-index.js ranks as lunr.Index.query would).
   function runWords(words) {
-    const results = state.index.query((query) => {
-      for (const word of words) {
-        if (word.exact) query.term(word.exact, { usePipeline: false, boost: 10 });
-        for (const term of word.others) query.term(term, { usePipeline: false });
-      }
-    });
-    const kept = [];
-    for (const result of results) {
-      const matched = result.matchData.metadata;
-      let exactly = 0;
-      const all = words.every((word) => {
-        if (word.exact && word.exact in matched) { exactly++; return true; }
-        return word.others.some((t) => t in matched);
-      });
-      if (all) kept.push({ result, exactly });
-    }
-    // A word matched as typed outranks its completions: "minifloat" gives its paper first.
-    kept.sort((a, b) => b.exactly - a.exactly || b.result.score - a.result.score
-      || Number(a.result.ref) - Number(b.result.ref));
-    return kept.map((k) => k.result);
+    return state.loaded.rankWords(words);
   }
 
   // { results, corrected: [typed, term] pairs, onlyStopWords }
-  async function plainSearch(text) {
+  async function plainSearch(text, current) {
     await preload(text);
+    if (!current()) return null; // typed on meanwhile: no need to rank
     const { words, stopWords } = analyse(text);
     if (!words.length || words.every((w) => w.stopWord && !w.others.length)) {
       return { results: [], corrected: [], onlyStopWords: stopWords > 0 };
@@ -262,10 +246,13 @@
     const missing = words.filter((w) => !w.exact && !w.others.length && !w.stopWord);
     let results = missing.length ? [] : runWords(usable);
     const corrected = [];
-    if (!results.length) {
-      // Nothing matches: correct the words no term matches, or else every word.
+    // Nothing matches: correct the words no term matches, or else every word (words shorter
+    // than 4 letters are not corrected, so they need no vocabulary).
+    const fixable = (missing.length ? missing : words.filter((w) => !w.stopWord))
+      .filter((w) => w.token.length >= 4);
+    if (!results.length && fixable.length) {
       await state.loaded.ensureVocabulary();
-      const fixable = missing.length ? missing : words.filter((w) => !w.stopWord);
+      if (!current()) return null;
       const fixed = new Map();
       for (const word of fixable) {
         const term = correction(word);
@@ -286,25 +273,28 @@
     return { results, corrected, onlyStopWords: false };
   }
 
-  async function search(text) {
+  // Resolves with null when `current()` says a later query has made this one's results moot.
+  async function search(text, current) {
     if (SYNTAX.test(text)) {
       try {
         return { results: await state.loaded.search(confsiteTerms.fold(text)), corrected: [] };
       } catch (error) {
         if (!(error instanceof lunr.QueryParseError)) throw error;
       }
-      return plainSearch(text.replace(/[:+~^*]/g, " ").replace(/(^|\s)-/g, " "));
+      return plainSearch(text.replace(/[:+~^*]/g, " ").replace(/(^|\s)-/g, " "), current);
     }
-    return plainSearch(text);
+    return plainSearch(text, current);
   }
 
   // Searches as the user types: only the latest query's results are shown.
   let searches = 0;
-  // `prepare` loads what the results need shown before they are.
+  // `prepare` loads what the results need shown before they are; neither runs for a query
+  // typed over already.
   function latest(text, prepare, show) {
     const mine = ++searches;
-    return search(text).then((found) => prepare(found))
-      .then((found) => { if (mine === searches) show(found); });
+    const current = () => mine === searches;
+    return search(text, current).then((found) => (found && current() ? prepare(found) : null))
+      .then((found) => { if (found && current()) show(found); });
   }
 
   // The corrected words as the papers spell them: "trasnformer" shows "transformers", not

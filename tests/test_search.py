@@ -102,6 +102,13 @@ def assert_same_rankings(rankings: list[dict]) -> None:
             assert loaded[ref] == pytest.approx(score, rel=1e-9), (result["query"], ref)
         scores = [score for _, score in result["loaded"]]
         assert scores == sorted(scores, reverse=True), result["query"]
+        if "page" in result:  # the page's own ranking
+            page = result["page"]
+            assert page["loaded"] == page["proxied"], result["query"]
+            assert [(r, terms) for r, _, terms in page["loaded"]] == [
+                (r, terms) for r, _, terms in page["built"]], result["query"]
+            for (_, loaded, _), (_, built, _) in zip(page["loaded"], page["built"], strict=True):
+                assert loaded == pytest.approx(built, rel=1e-9), result["query"]
         if "*" not in json.dumps(result["query"]):
             assert [r for r, _ in result["loaded"]] == [r for r, _ in result["built"]], (
                 result["query"])

@@ -24,25 +24,34 @@
     });
   }
 
-  // The store comes in columns of one string each (see document_store in search_index.py):
-  // what filters need, for every paper. What a result shows comes `perFile` papers to a file
-  // (search/cards/N.js), loaded for the results shown. A document's row is put together when
-  // it is needed: [title, authors, id, sessions, badges, collection, type, award].
+  // What a result shows comes `perFile` papers to a file (search/cards/N.js), loaded for the
+  // results shown. What filters need of every paper (search/filters.js, see document_store
+  // in search_index.py) comes in columns of one string each, loaded by the search page only.
+  // A document's row is put together when it is needed:
+  // [title, authors, id, sessions, badges, collection, type, award, where].
   const RECORD = "\x1e";
   const UNIT = "\x1f";
+  const list = (text) => (text ? text.split(UNIT) : []);
 
-  function openStore(store, perFile) {
-    const column = (name) => store[name].split(RECORD);
-    const sessions = column("sessions"), collection = column("collection");
-    const presentation = column("presentation");
-    const list = (text) => (text ? text.split(UNIT) : []);
+  function openStore(perFile) {
     const rows = new Map();
     const cards = new Map(); // chunk → columns, once loaded
     const loading = new Map();
-    return {
-      sessions: store.sessionNames,
-      collections: store.collectionNames,
-      years: store.collectionYears,
+    let filters = null; // the columns of search/filters.js, once given
+    const store = {
+      sessions: null,
+      collections: null,
+      years: null,
+      useFilters(data) {
+        filters = {
+          sessions: data.sessions.split(RECORD), collection: data.collection.split(RECORD),
+          presentation: data.presentation.split(RECORD), award: data.award,
+          presentationNames: data.presentationNames,
+        };
+        store.sessions = data.sessionNames;
+        store.collections = data.collectionNames;
+        store.years = data.collectionYears;
+      },
       ensureCards(numbers) {
         const chunks = new Set(numbers.map((n) => Math.floor(n / perFile)));
         return Promise.all([...chunks].map((chunk) => {
@@ -58,10 +67,15 @@
       doc(n) {
         let row = rows.get(n);
         if (!row) {
-          const type = presentation[n];
-          row = [undefined, [], undefined, list(sessions[n]).map(Number), [], Number(collection[n]),
-            type ? store.presentationNames[Number(type)] : null, store.award.charCodeAt(n) === 49 ? 1 : 0];
+          row = [undefined, [], undefined, [], [], undefined, null, 0, ""];
           rows.set(n, row);
+        }
+        if (filters && row[5] === undefined) {
+          const type = filters.presentation[n];
+          row[3] = list(filters.sessions[n]).map(Number);
+          row[5] = Number(filters.collection[n]);
+          row[6] = type ? filters.presentationNames[Number(type)] : null;
+          row[7] = filters.award.charCodeAt(n) === 49 ? 1 : 0;
         }
         const card = row[0] === undefined && cards.get(Math.floor(n / perFile));
         if (card) {
@@ -70,10 +84,12 @@
           row[1] = list(card.authors[i]);
           row[2] = card.ids[i];
           row[4] = list(card.badges[i]);
+          row[8] = card.where[i];
         }
         return row;
       },
     };
+    return store;
   }
 
   function ensureIndex() {
@@ -89,7 +105,7 @@
           state.index = loaded.index;
           state.hasTerm = loaded.hasTerm;
           state.completions = loaded.completions;
-          state.store = openStore(data.store, data.chunks.cards);
+          state.store = openStore(data.chunks.cards);
           state.abstractChunk = data.chunks.abstracts;
           state.documents = data.index.documents;
           delete window.confsiteSearchData;
@@ -425,9 +441,7 @@
     if (heading) heading.appendChild(link);
     item.appendChild(heading || link);
     if (doc[1].length) item.appendChild(el("p", "result-authors", doc[1].join(", ")));
-    const sessions = doc[3].map((s) => state.store.sessions[s][0]);
-    const where = [state.store.collections[doc[5]], ...sessions].join(" · ");
-    item.appendChild(el("p", "result-where muted", where));
+    item.appendChild(el("p", "result-where muted", doc[8]));
     if (full) {
       if (doc[4].length) {
         const badges = el("ul", "badges");
@@ -570,7 +584,9 @@
       return Array.from({ length: state.documents }, (_, n) => ({ ref: String(n), score: 0 }));
     }
 
+    let ready = false; // the index and the filters' data are in
     function render() {
+      if (!ready) return;
       const text = input.value;
       list.setAttribute("aria-busy", "true");
       if (!text.trim()) {
@@ -661,14 +677,18 @@
     }
 
     function update() {
-      if (!state.index) return;
+      if (!ready) return;
       syncUrl();
       render();
     }
 
     status.textContent = "Loading search…";
     page.classList.add("is-loading");
-    ensureIndex().then(() => {
+    // The filters' data loads beside the index: every view of this page shows filters.
+    const filtersData = loadData("search/filters.js", "confsiteFilters");
+    Promise.all([ensureIndex(), filtersData]).then(([, data]) => {
+      state.store.useFilters(data);
+      ready = true;
       page.classList.remove("is-loading");
       render();
     }, () => { status.textContent = "Search could not be loaded."; });

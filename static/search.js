@@ -302,15 +302,26 @@
     return plainSearch(text, current);
   }
 
-  // Searches as the user types: only the latest query's results are shown.
+  // Searches as the user types. `prepare` loads what the results need shown before they are.
+  // On the search page only the latest query's results are shown; neither runs for a query
+  // typed over already. The header box (`early`) also shows a query's results while a later
+  // one's are on their way, unless a later one's are shown already: typing fast on a slow
+  // network, results keep up with the words instead of waiting for the last keystroke.
   let searches = 0;
-  // `prepare` loads what the results need shown before they are; neither runs for a query
-  // typed over already.
-  function latest(text, prepare, show) {
+  let shownSearch = 0; // the latest query whose results are shown
+  function latest(text, prepare, show, early) {
     const mine = ++searches;
-    const current = () => mine === searches;
+    const current = early ? () => mine > shownSearch : () => mine === searches;
     return search(text, current).then((found) => (found && current() ? prepare(found) : null))
-      .then((found) => { if (found && current()) show(found); });
+      .then((found) => {
+        if (found && current()) {
+          shownSearch = mine;
+          show(found);
+        }
+      });
+  }
+  function clearSearches() {
+    shownSearch = ++searches;
   }
 
   // The corrected words as the papers spell them: "trasnformer" shows "transformers", not
@@ -471,7 +482,7 @@
 
     function show(text) {
       if (!text.trim()) {
-        ++searches;
+        clearSearches();
         panel.replaceChildren();
         panel.hidden = true;
         status.textContent = "";
@@ -479,7 +490,7 @@
       }
       latest(text, (found) => state.store.ensureCards(
         found.results.slice(0, PREVIEW_COUNT).map((r) => Number(r.ref))).then(() => found),
-      (found) => showFound(text, found));
+      (found) => showFound(text, found), true);
     }
 
     function showFound(text, found) {
@@ -590,7 +601,7 @@
       const text = input.value;
       list.setAttribute("aria-busy", "true");
       if (!text.trim()) {
-        ++searches;
+        clearSearches();
         renderFound(text, { results: everyPaper(), corrected: [] });
         return;
       }

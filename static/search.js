@@ -251,9 +251,9 @@
   }
 
   // { results, corrected: [typed, term] pairs, onlyStopWords }
-  async function plainSearch(text, current) {
+  async function plainSearch(text, current, ready) {
     await preload(text);
-    if (!current()) return null; // typed on meanwhile: no need to rank
+    if (!(await ready())) return null; // typed on meanwhile: no need to rank
     const { words, stopWords } = analyse(text);
     if (!words.length || words.every((w) => w.stopWord && !w.others.length)) {
       return { results: [], corrected: [], onlyStopWords: stopWords > 0 };
@@ -289,17 +289,18 @@
     return { results, corrected, onlyStopWords: false };
   }
 
-  // Resolves with null when `current()` says a later query has made this one's results moot.
-  async function search(text, current) {
+  // Resolves with null when `current()` says a later query has made this one's results moot
+  // or `ready()`, once its shards are in, that a later query's are in too.
+  async function search(text, current, ready) {
     if (SYNTAX.test(text)) {
       try {
         return { results: await state.loaded.search(confsiteTerms.fold(text)), corrected: [] };
       } catch (error) {
         if (!(error instanceof lunr.QueryParseError)) throw error;
       }
-      return plainSearch(text.replace(/[:+~^*]/g, " ").replace(/(^|\s)-/g, " "), current);
+      return plainSearch(text.replace(/[:+~^*]/g, " ").replace(/(^|\s)-/g, " "), current, ready);
     }
-    return plainSearch(text, current);
+    return plainSearch(text, current, ready);
   }
 
   // Searches as the user types. `prepare` loads what the results need shown before they are.
@@ -309,10 +310,18 @@
   // network, results keep up with the words instead of waiting for the last keystroke.
   let searches = 0;
   let shownSearch = 0; // the latest query whose results are shown
+  let readySearch = 0; // the latest query whose shards are in
   function latest(text, prepare, show, early) {
     const mine = ++searches;
     const current = early ? () => mine > shownSearch : () => mine === searches;
-    return search(text, current).then((found) => (found && current() ? prepare(found) : null))
+    // Keystrokes waiting for the same shards get them at once: only the latest of them is
+    // ranked and loads its cards (each would load its own, and they would queue).
+    const ready = () => {
+      readySearch = Math.max(readySearch, mine);
+      return new Promise((resolve) => setTimeout(resolve, 0))
+        .then(() => current() && mine === readySearch);
+    };
+    return search(text, current, ready).then((found) => (found && current() ? prepare(found) : null))
       .then((found) => {
         if (found && current()) {
           shownSearch = mine;
@@ -491,19 +500,29 @@
         status.textContent = "";
         return;
       }
-      latest(text, (found) => state.store.ensureCards(
-        found.results.slice(0, PREVIEW_COUNT).map((r) => Number(r.ref))).then(() => found),
-      (found) => showFound(text, found), true);
+      // Each result's card is asked for in rank order; the preview shows once the first
+      // result's card is in, and each next result as soon as its card and those above it are
+      // (a browser fetches six files at a time from a host over HTTP/1.1, and eight results
+      // may need eight files).
+      latest(text, (found) => {
+        found.cards = found.results.slice(0, PREVIEW_COUNT)
+          .map((r) => state.store.ensureCards([Number(r.ref)]));
+        return Promise.resolve(found.cards[0]).then(() => found);
+      }, (found) => showFound(text, found), true);
     }
 
+    let previews = 0; // the latest preview shown
     function showFound(text, found) {
+      const mine = ++previews;
       panel.replaceChildren();
       active = -1;
       const results = found.results;
       const note = correctionNote(found);
       if (note) panel.appendChild(el("p", "search-note", note));
       const list = el("ul", "search-results");
-      for (const r of results.slice(0, PREVIEW_COUNT)) list.appendChild(resultItem(r, false));
+      found.cards.reduce((shown, cards, i) => shown.then(() => cards).then(() => {
+        if (mine === previews) list.appendChild(resultItem(results[i], false));
+      }), Promise.resolve());
       if (results.length) panel.appendChild(list);
       else panel.appendChild(el("p", "search-empty", noMatchText(text, found)));
       const label = results.length === 1 ? "See the 1 result"

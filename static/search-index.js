@@ -336,7 +336,7 @@ function wordRanker(fieldCount, documentCount, lunr, known, decoded) {
       boostOf.set(query.elements[i], query.elements[i + 1]);
     }
     const ordered = [...terms].sort((a, b) => a[1].number - b[1].number);
-    const touched = [];
+    let touched = 0;
     for (const [term, info] of ordered) {
       const boost = boostOf.get(info.number);
       decoded(term).fields.forEach(({ documents, weights }, f) => {
@@ -344,7 +344,7 @@ function wordRanker(fieldCount, documentCount, lunr, known, decoded) {
         const base = f * documentCount;
         for (let k = 0; k < documents.length; k++) {
           const doc = documents[k];
-          if (wordsMatched[doc] === 0) touched.push(doc);
+          if (wordsMatched[doc] === 0) touched++;
           wordsMatched[doc] |= info.wordBits;
           wordsExact[doc] |= info.exactBits;
           dot[base + doc] += boost * weights[k];
@@ -353,23 +353,35 @@ function wordRanker(fieldCount, documentCount, lunr, known, decoded) {
       });
     }
     const every = (1 << words.length) - 1;
-    const kept = [];
-    const fieldOrder = [];
-    for (const doc of touched) {
+    const docs = new Int32Array(touched);
+    const scores = new Float64Array(touched);
+    const exact = new Uint8Array(touched);
+    const order = new Int32Array(fieldCount); // a paper's fields in the order lunr met them
+    let kept = 0;
+    // In paper order, so that a paper's place among equal scores needs no comparing.
+    for (let doc = 0; doc < documentCount && touched; doc++) {
+      if (wordsMatched[doc] === 0) continue;
+      touched--;
       if (wordsMatched[doc] === every) {
-        fieldOrder.length = 0;
+        let fields = 0;
         for (let f = 0; f < fieldCount; f++) {
-          if (firstMet[f * documentCount + doc] !== NONE) fieldOrder.push(f);
+          const met = firstMet[f * documentCount + doc];
+          if (met === NONE) continue;
+          let at = fields++;
+          while (at > 0 && firstMet[order[at - 1] * documentCount + doc] > met) {
+            order[at] = order[at - 1];
+            at--;
+          }
+          order[at] = f;
         }
-        fieldOrder.sort((x, y) => firstMet[x * documentCount + doc] - firstMet[y * documentCount + doc]);
-        let score = 0;
-        fieldOrder.forEach((f, i) => {
-          const fieldScore = dot[f * documentCount + doc] / magnitude || 0;
-          score = i === 0 ? fieldScore : score + fieldScore;
-        });
+        let score = dot[order[0] * documentCount + doc] / magnitude || 0;
+        for (let i = 1; i < fields; i++) score += dot[order[i] * documentCount + doc] / magnitude || 0;
         let exactly = 0;
         for (let bits = wordsExact[doc]; bits; bits &= bits - 1) exactly++;
-        kept.push({ doc, score, exactly });
+        docs[kept] = doc;
+        scores[kept] = score;
+        exact[kept] = exactly;
+        kept++;
       }
       wordsMatched[doc] = 0;
       wordsExact[doc] = 0;
@@ -378,20 +390,54 @@ function wordRanker(fieldCount, documentCount, lunr, known, decoded) {
         firstMet[f * documentCount + doc] = NONE;
       }
     }
-    kept.sort((a, b) => b.exactly - a.exactly || b.score - a.score || a.doc - b.doc);
     const queryTerms = [...terms.keys()];
-    return kept.map(({ doc, score }) => {
-      let matchData = null;
-      return {
-        ref: String(doc),
-        score,
-        get matchData() {
-          if (!matchData) matchData = { metadata: metadataOf(doc, queryTerms) };
-          return matchData;
-        },
-      };
-    });
+    return new Ranking(kept, (i) => ({
+      ref: String(docs[i]),
+      score: scores[i],
+      get matchData() { return { metadata: metadataOf(docs[i], queryTerms) }; },
+    }), (i, j) => exact[j] - exact[i] || scores[j] - scores[i] || i - j);
   };
+}
+
+// Results best first, sorted only as far as they are read: typing shows the first eight of
+// tens of thousands. `make(i)` is the i-th result, `compare` orders two of them.
+class Ranking {
+  constructor(length, make, compare) {
+    this.length = length;
+    this.make = make;
+    this.compare = compare;
+    this.sorted = null;
+  }
+
+  static of(results) {
+    const ranking = new Ranking(results.length, (i) => results[i], () => 0);
+    ranking.sorted = results;
+    return ranking;
+  }
+
+  // The first `count` results.
+  top(count) {
+    if (this.sorted || count <= 0) return (this.sorted || []).slice(0, count);
+    const best = []; // the best so far, in order
+    for (let i = 0; i < this.length; i++) {
+      if (best.length === count && this.compare(i, best[count - 1]) >= 0) continue;
+      let at = best.length === count ? count - 1 : best.length;
+      while (at > 0 && this.compare(i, best[at - 1]) < 0) {
+        best[at] = best[at - 1];
+        at--;
+      }
+      best[at] = i;
+    }
+    return best.map(this.make);
+  }
+
+  all() {
+    if (!this.sorted) {
+      const order = Array.from({ length: this.length }, (_, i) => i).sort(this.compare);
+      this.sorted = order.map(this.make);
+    }
+    return this.sorted;
+  }
 }
 
 // Postings in one field's text: every other number is a document delta.
@@ -401,5 +447,5 @@ function countPostings(text) {
   return numbers / 2;
 }
 
-if (typeof module !== "undefined") module.exports = { confsiteLoadIndex };
-else globalThis.confsiteLoadIndex = confsiteLoadIndex;
+if (typeof module !== "undefined") module.exports = { confsiteLoadIndex, Ranking };
+else Object.assign(globalThis, { confsiteLoadIndex, ConfsiteRanking: Ranking });

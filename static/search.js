@@ -256,11 +256,11 @@
     if (!(await ready())) return null; // typed on meanwhile: no need to rank
     const { words, stopWords } = analyse(text);
     if (!words.length || words.every((w) => w.stopWord && !w.others.length)) {
-      return { results: [], corrected: [], onlyStopWords: stopWords > 0 };
+      return { results: ConfsiteRanking.of([]), corrected: [], onlyStopWords: stopWords > 0 };
     }
     const usable = words.filter((w) => w.exact || w.others.length);
     const missing = words.filter((w) => !w.exact && !w.others.length && !w.stopWord);
-    let results = missing.length ? [] : runWords(usable);
+    let results = missing.length ? ConfsiteRanking.of([]) : runWords(usable);
     const corrected = [];
     // Nothing matches: correct the words no term matches, or else every word (words shorter
     // than 4 letters are not corrected, so they need no vocabulary).
@@ -282,7 +282,7 @@
         if (results.length) {
           for (const [word, term] of fixed) corrected.push([word.token, term]);
           // The note spells the corrections as the results' titles and authors do.
-          await state.store.ensureCards(results.slice(0, 20).map((r) => Number(r.ref)));
+          await state.store.ensureCards(results.top(20).map((r) => Number(r.ref)));
         }
       }
     }
@@ -294,7 +294,8 @@
   async function search(text, current, ready) {
     if (SYNTAX.test(text)) {
       try {
-        return { results: await state.loaded.search(confsiteTerms.fold(text)), corrected: [] };
+        const results = await state.loaded.search(confsiteTerms.fold(text));
+        return { results: ConfsiteRanking.of(results), corrected: [] };
       } catch (error) {
         if (!(error instanceof lunr.QueryParseError)) throw error;
       }
@@ -336,7 +337,7 @@
   // The corrected words as the papers spell them: "trasnformer" shows "transformers", not
   // the stem "transform".
   function spelled(term, results) {
-    for (const r of results.slice(0, 20)) {
+    for (const r of results.top(20)) {
       const doc = state.store.doc(Number(r.ref));
       for (const text of [doc[0] || "", ...doc[1]]) {
         for (const word of text.split(/[\s\-]+/)) {
@@ -505,8 +506,8 @@
       // (a browser fetches six files at a time from a host over HTTP/1.1, and eight results
       // may need eight files).
       latest(text, (found) => {
-        found.cards = found.results.slice(0, PREVIEW_COUNT)
-          .map((r) => state.store.ensureCards([Number(r.ref)]));
+        found.preview = found.results.top(PREVIEW_COUNT);
+        found.cards = found.preview.map((r) => state.store.ensureCards([Number(r.ref)]));
         return Promise.resolve(found.cards[0]).then(() => found);
       }, (found) => showFound(text, found), true);
     }
@@ -514,6 +515,9 @@
     let previews = 0; // the latest preview shown
     function showFound(text, found) {
       const mine = ++previews;
+      // A reader who has arrowed into the results keeps their place in the new ones.
+      const focused = [...panel.querySelectorAll(".result-title")].indexOf(document.activeElement);
+      const refocus = Math.min(focused, found.preview.length - 1);
       panel.replaceChildren();
       active = -1;
       const results = found.results;
@@ -521,8 +525,11 @@
       if (note) panel.appendChild(el("p", "search-note", note));
       const list = el("ul", "search-results");
       found.cards.reduce((shown, cards, i) => shown.then(() => cards).then(() => {
-        if (mine === previews) list.appendChild(resultItem(results[i], false));
+        if (mine !== previews) return;
+        const item = list.appendChild(resultItem(found.preview[i], false));
+        if (i === refocus) item.querySelector("a").focus();
       }), Promise.resolve());
+      if (focused >= 0 && refocus < 0) input.focus();
       if (results.length) panel.appendChild(list);
       else panel.appendChild(el("p", "search-empty", noMatchText(text, found)));
       const label = results.length === 1 ? "See the 1 result"
@@ -624,7 +631,7 @@
       list.setAttribute("aria-busy", "true");
       if (!text.trim()) {
         clearSearches();
-        renderFound(text, { results: everyPaper(), corrected: [] });
+        renderFound(text, { results: ConfsiteRanking.of(everyPaper()), corrected: [] });
         return;
       }
       latest(text, (found) => found, (found) => renderFound(text, found));
@@ -637,7 +644,7 @@
         award: params.get("award") === "1",
       };
       const browsing = !text.trim();
-      const results = found.results;
+      const results = found.results.all();
       const store = state.store;
       const yearOf = (d) => store.years[d[5]];
       const sessionLabel = (slug) => {

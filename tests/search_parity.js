@@ -102,7 +102,9 @@ async function main() {
     ranking.page = {
       built: reference(built, words),
       proxied: reference(loader.index, words),
-      loaded: loader.rankWords(words).map((r) => [r.ref, r.score, Object.keys(r.matchData.metadata).sort()]),
+      loaded: loader.rankWords(words).all().map((r) => [r.ref, r.score, Object.keys(r.matchData.metadata).sort()]),
+      // What the search box reads: the first results, picked without sorting them all.
+      top: loader.rankWords(words).top(8).map((r) => [r.ref, r.score, Object.keys(r.matchData.metadata).sort()]),
     };
   }
   process.stdout.write(JSON.stringify({

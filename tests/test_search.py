@@ -105,6 +105,7 @@ def assert_same_rankings(rankings: list[dict]) -> None:
         if "page" in result:  # the page's own ranking
             page = result["page"]
             assert page["loaded"] == page["proxied"], result["query"]
+            assert page["top"] == page["loaded"][:8], result["query"]
             assert [(r, terms) for r, _, terms in page["loaded"]] == [
                 (r, terms) for r, _, terms in page["built"]], result["query"]
             for (_, loaded, _), (_, built, _) in zip(page["loaded"], page["built"], strict=True):

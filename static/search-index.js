@@ -126,14 +126,15 @@ function confsiteLoadIndex(entry, lunr, loadShard, loadVocabulary) {
   const ensureTerms = (terms) => Promise.all([...new Set(terms.map(shardOf))].map(ensureShard));
 
   // Every shard that may hold a term starting with `prefix`.
-  function ensurePrefix(prefix) {
+  function prefixShards(prefix) {
     const wanted = [];
     for (let n = Math.max(0, shardOf(prefix)); n < first.length; n++) {
       if (n > shardOf(prefix) && !first[n].startsWith(prefix)) break;
       wanted.push(n);
     }
-    return Promise.all(wanted.map(ensureShard));
+    return wanted;
   }
+  const ensurePrefix = (prefix) => Promise.all(prefixShards(prefix).map(ensureShard));
 
   function ensureVocabulary() {
     if (!vocabularyLoading) {
@@ -262,6 +263,7 @@ function confsiteLoadIndex(entry, lunr, loadShard, loadVocabulary) {
   const rankWords = wordRanker(fields.length, documentCount, lunr, known, decoded);
   return {
     index, search, ensureTerms, ensurePrefix, ensureVocabulary, completions, rankWords,
+    prefixShardCount: (prefix) => prefixShards(prefix).length,
     hasTerm: (term) => known.has(term),
     vocabulary: () => vocabulary,
   };

@@ -7,6 +7,9 @@
   const state = { index: null, hasTerm: null, completions: null, store: null, loading: null };
   const MAX_COMPLETIONS = 60; // of the word being typed, the most widespread
   const MIN_PREFIX = 3; // shorter prefixes expand to much of the vocabulary
+  // A prefix whose terms fill more shards (at 100,000 papers "con" fills 51, half a megabyte)
+  // is completed once it is longer: the index alone decides, whatever was loaded before.
+  const MAX_PREFIX_SHARDS = 12;
   const PREVIEW_COUNT = 8;
   const PAGE_SIZE = 50;
 
@@ -157,6 +160,8 @@
   // begins or is on its way past.
   // The shards a query's words may need: their terms, and for the word being typed the terms
   // it begins and the stems it is on its way past.
+  const expands = (prefix) => state.loaded.prefixShardCount(prefix) <= MAX_PREFIX_SHARDS;
+
   function preload(text) {
     const typing = !/\s$/.test(text);
     const tokens = confsiteTerms.tokens(text);
@@ -167,7 +172,7 @@
       if (term !== null) needed.push(term);
       const prefix = token.replace(TRIM, "");
       if (typing && i === tokens.length - 1 && prefix.length >= MIN_PREFIX) {
-        waits.push(state.loaded.ensurePrefix(prefix));
+        if (expands(prefix)) waits.push(state.loaded.ensurePrefix(prefix));
         for (let k = prefix.length - 1; k >= MIN_PREFIX; k--) needed.push(prefix.slice(0, k));
       }
     });
@@ -187,14 +192,19 @@
       if (term === null && !completes) { if (prefix) stopWords++; return; }
       const exact = term !== null && state.hasTerm(term) ? term : null;
       const others = [];
+      const wide = completes && !expands(prefix);
       if (completes) {
-        for (const t of state.completions(prefix, MAX_COMPLETIONS)) if (t !== exact) others.push(t);
+        if (!wide) {
+          for (const t of state.completions(prefix, MAX_COMPLETIONS)) if (t !== exact) others.push(t);
+        }
         for (let k = prefix.length - 1; k >= MIN_PREFIX; k--) {
           const shorter = prefix.slice(0, k);
           if (shorter !== exact && state.hasTerm(shorter) && onItsWay(prefix.slice(k))) others.push(shorter);
         }
       }
-      words.push({ token: prefix, term, exact, others, stopWord: term === null });
+      // A word too short to complete yet that matches no term as it is: more letters to come.
+      const waiting = wide && !exact && !others.length;
+      words.push({ token: prefix, term, exact, others, stopWord: term === null, waiting });
     });
     return { words, stopWords };
   }
@@ -255,6 +265,7 @@
     await preload(text);
     if (!(await ready())) return null; // typed on meanwhile: no need to rank
     const { words, stopWords } = analyse(text);
+    if (words.some((w) => w.waiting)) return null; // what is shown stays until a longer prefix
     if (!words.length || words.every((w) => w.stopWord && !w.others.length)) {
       return { results: ConfsiteRanking.of([]), corrected: [], onlyStopWords: stopWords > 0 };
     }

@@ -280,6 +280,8 @@ function confsiteLoadIndex(entry, lunr, loadShard, loadVocabulary) {
 // as typed first, then by score, then by number (the page's order).
 function wordRanker(fieldCount, documentCount, lunr, known, decoded) {
   const NONE = 0x7fffffff;
+  const BITS = 30; // words with a bit of their own in the masks below
+  const TOUCHED = 1 << BITS; // a paper any term of the query holds
   let dot = null; // per field and paper: the dot product so far
   let firstMet = null; // per field and paper: clause × fieldCount + field, when lunr met it
   let wordsMatched = null; // per paper: a bit per word with a term of it in the paper
@@ -293,27 +295,37 @@ function wordRanker(fieldCount, documentCount, lunr, known, decoded) {
     wordsExact = new Int32Array(documentCount);
   }
 
+  const holds = (term, doc) => known.has(term) && decoded(term).fields.some(({ documents }) => {
+    let low = 0;
+    let high = documents.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      if (documents[middle] === doc) return true;
+      if (documents[middle] < doc) low = middle + 1; else high = middle - 1;
+    }
+    return false;
+  });
+
   // The terms of the query a paper holds: lunr's matchData, made for a result when asked.
   function metadataOf(doc, terms) {
     const metadata = {};
-    for (const term of terms) {
-      const holds = decoded(term).fields.some(({ documents }) => {
-        let low = 0;
-        let high = documents.length - 1;
-        while (low <= high) {
-          const middle = (low + high) >> 1;
-          if (documents[middle] === doc) return true;
-          if (documents[middle] < doc) low = middle + 1; else high = middle - 1;
-        }
-        return false;
-      });
-      if (holds) metadata[term] = {};
-    }
+    for (const term of terms) if (holds(term, doc)) metadata[term] = {};
     return metadata;
   }
 
+  // Words past the 30 the bit masks hold (a pasted sentence): whether the paper holds a term
+  // of each, and how many it holds as typed.
+  function beyondMasks(words, doc) {
+    let exactly = 0;
+    for (let i = BITS; i < words.length; i++) {
+      const { exact, others } = words[i];
+      if (exact && holds(exact, doc)) exactly++;
+      else if (!others.some((term) => holds(term, doc))) return -1;
+    }
+    return exactly;
+  }
+
   return function rankWords(words) {
-    if (words.length > 30) throw new RangeError("at most 30 words");
     ensureScratch();
     const query = new lunr.Vector();
     const terms = new Map(); // term → { number, clause, wordBits, exactBits }
@@ -325,6 +337,7 @@ function wordRanker(fieldCount, documentCount, lunr, known, decoded) {
       query.upsert(number, boost, (a, b) => a + b);
       let info = terms.get(term);
       if (!info) terms.set(term, (info = { number, clause: at, wordBits: 0, exactBits: 0 }));
+      if (word >= BITS) return;
       info.wordBits |= 1 << word;
       if (exact) info.exactBits |= 1 << word;
     };
@@ -347,24 +360,26 @@ function wordRanker(fieldCount, documentCount, lunr, known, decoded) {
         for (let k = 0; k < documents.length; k++) {
           const doc = documents[k];
           if (wordsMatched[doc] === 0) touched++;
-          wordsMatched[doc] |= info.wordBits;
+          wordsMatched[doc] |= info.wordBits | TOUCHED;
           wordsExact[doc] |= info.exactBits;
           dot[base + doc] += boost * weights[k];
           if (met < firstMet[base + doc]) firstMet[base + doc] = met;
         }
       });
     }
-    const every = (1 << words.length) - 1;
+    const every = ((1 << Math.min(words.length, BITS)) - 1) | TOUCHED;
     const docs = new Int32Array(touched);
     const scores = new Float64Array(touched);
-    const exact = new Uint8Array(touched);
+    const exact = new Uint16Array(touched);
     const order = new Int32Array(fieldCount); // a paper's fields in the order lunr met them
     let kept = 0;
     // In paper order, so that a paper's place among equal scores needs no comparing.
     for (let doc = 0; doc < documentCount && touched; doc++) {
       if (wordsMatched[doc] === 0) continue;
       touched--;
-      if (wordsMatched[doc] === every) {
+      const beyond = words.length > BITS && wordsMatched[doc] === every
+        ? beyondMasks(words, doc) : 0;
+      if (wordsMatched[doc] === every && beyond >= 0) {
         let fields = 0;
         for (let f = 0; f < fieldCount; f++) {
           const met = firstMet[f * documentCount + doc];
@@ -378,7 +393,7 @@ function wordRanker(fieldCount, documentCount, lunr, known, decoded) {
         }
         let score = dot[order[0] * documentCount + doc] / magnitude || 0;
         for (let i = 1; i < fields; i++) score += dot[order[i] * documentCount + doc] / magnitude || 0;
-        let exactly = 0;
+        let exactly = beyond;
         for (let bits = wordsExact[doc]; bits; bits &= bits - 1) exactly++;
         docs[kept] = doc;
         scores[kept] = score;

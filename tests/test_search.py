@@ -21,7 +21,7 @@ from confsite.render.search_index import (
     js_order,
     search_document,
 )
-from confsite.render.terms import fold
+from confsite.render.terms import fold, term, tokens
 
 QUERIES = [
     "diffusion", "graph neural networks", "reinforcement learning", "transformer attention",
@@ -122,7 +122,11 @@ def test_prebuilt_index_counts_and_ranks_like_lunr_js(
     """lunr.js's own builder, given confsite's pipeline, counts the same terms per field and
     document as field_terms, and its index ranks hand-written and generated queries exactly
     as the compact index loaded by the page's code."""
-    queries = [*QUERIES, *generated_queries(seed_documents, GENERATED)]
+    # A pasted sentence: more words than the page's ranking has bits for in its masks.
+    pasted = next(d["abstract"].split()[:80] for d in seed_documents
+                  if len(d["abstract"].split()) > 100)
+    assert len({term(t) for w in pasted for t in tokens(w)} - {None}) > 30
+    queries = [*QUERIES, *generated_queries(seed_documents, GENERATED), pasted]
     result = run_parity(seed_documents, queries, tmp_path, frequencies=True)
     frequencies = result["frequencies"]
     for number, document in enumerate(seed_documents):
@@ -133,6 +137,7 @@ def test_prebuilt_index_counts_and_ranks_like_lunr_js(
     assert hits['"diffusion"'] > 20 and hits['"bengio"'] > 5
     # Generated queries come from the documents: nearly all find something.
     assert sum(1 for n in list(hits.values())[len(QUERIES):] if n) > 0.9 * GENERATED
+    assert result["rankings"][-1]["page"]["loaded"]  # the pasted sentence finds its paper
     assert_same_rankings(result["rankings"])
 
 

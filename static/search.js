@@ -156,12 +156,12 @@
     return ENDINGS.some((ending) => ending.startsWith(rest));
   }
 
+  const expands = (prefix) => state.loaded.prefixShardCount(prefix) <= MAX_PREFIX_SHARDS;
+
   // What each word of a query may match: its term, and for the word being typed the terms it
   // begins or is on its way past.
   // The shards a query's words may need: their terms, and for the word being typed the terms
   // it begins and the stems it is on its way past.
-  const expands = (prefix) => state.loaded.prefixShardCount(prefix) <= MAX_PREFIX_SHARDS;
-
   function preload(text) {
     const typing = !/\s$/.test(text);
     const tokens = confsiteTerms.tokens(text);

@@ -135,7 +135,8 @@ FIRST_RESULTS_JS = """
 }) })
 """
 
-# Each keystroke's time from its input event to the preview's next change.
+# Each keystroke's time from its input event to the preview showing that text's results (its
+# "See all" link names the text): an earlier keystroke's results may still be filling in.
 KEYSTROKES_JS = """
 async (queries) => {
   const input = document.querySelector('#site-search');
@@ -143,8 +144,15 @@ async (queries) => {
   const times = [];
   for (const query of queries) {
     for (let i = 1; i <= query.length; i++) {
+      const wanted = '?q=' + encodeURIComponent(query.slice(0, i).trim());
+      const shows = () => {
+        const all = panel.querySelector('a.search-all');
+        return all !== null && all.getAttribute('href').endsWith(wanted);
+      };
       const changed = new Promise((resolve) => {
-        const observer = new MutationObserver(() => { observer.disconnect(); resolve(); });
+        const observer = new MutationObserver(() => {
+          if (shows()) { observer.disconnect(); resolve(); }
+        });
         observer.observe(panel, {childList: true, subtree: true, characterData: true});
       });
       const started = performance.now();

@@ -126,14 +126,15 @@ function confsiteLoadIndex(entry, lunr, loadShard, loadVocabulary) {
   const ensureTerms = (terms) => Promise.all([...new Set(terms.map(shardOf))].map(ensureShard));
 
   // Every shard that may hold a term starting with `prefix`.
-  function ensurePrefix(prefix) {
+  function prefixShards(prefix) {
     const wanted = [];
     for (let n = Math.max(0, shardOf(prefix)); n < first.length; n++) {
       if (n > shardOf(prefix) && !first[n].startsWith(prefix)) break;
       wanted.push(n);
     }
-    return Promise.all(wanted.map(ensureShard));
+    return wanted;
   }
+  const ensurePrefix = (prefix) => Promise.all(prefixShards(prefix).map(ensureShard));
 
   function ensureVocabulary() {
     if (!vocabularyLoading) {
@@ -246,8 +247,12 @@ function confsiteLoadIndex(entry, lunr, loadShard, loadVocabulary) {
   // completions for the word being typed.
   const postingCount = (term) => {
     const entry = known.get(term);
-    if (entry.fields) return entry.fields.reduce((n, field) => n + field.documents.length, 0);
-    return entry.texts.reduce((n, text) => n + countPostings(text), 0);
+    if (entry.count === undefined) {
+      entry.count = entry.fields
+        ? entry.fields.reduce((n, field) => n + field.documents.length, 0)
+        : entry.texts.reduce((n, text) => n + countPostings(text), 0);
+    }
+    return entry.count;
   };
   const completions = (prefix, limit) => {
     const found = [];
@@ -255,11 +260,201 @@ function confsiteLoadIndex(entry, lunr, loadShard, loadVocabulary) {
     found.sort((x, y) => postingCount(y) - postingCount(x) || (x < y ? -1 : 1));
     return found.slice(0, limit);
   };
+  const rankWords = wordRanker(fields.length, documentCount, lunr, known, decoded);
   return {
-    index, search, ensureTerms, ensurePrefix, ensureVocabulary, completions,
+    index, search, ensureTerms, ensurePrefix, ensureVocabulary, completions, rankWords,
+    prefixShardCount: (prefix) => prefixShards(prefix).length,
     hasTerm: (term) => known.has(term),
     vocabulary: () => vocabulary,
   };
+}
+
+// The page's query, ranked without lunr.Index.query, whose string keys, sets and objects per
+// posting cost seconds at 100,000 papers. `words` are [{exact, others}]: every word a clause
+// of its exact term (boost 10) and one of each other term it may match (boost 1), all fields,
+// none required, as lunr.Index.query would be asked. The scores are lunr's to the bit: the
+// query vector is a lunr.Vector made by the same upserts; a field's score is the dot product
+// summed in term order (the order lunr's Vector.dot walks) over the query vector's magnitude;
+// a paper's score adds its fields' scores in the order lunr first met each field of the paper
+// (clause, then field). Papers matching every word are kept, the ones with more words matched
+// as typed first, then by score, then by number (the page's order).
+function wordRanker(fieldCount, documentCount, lunr, known, decoded) {
+  const NONE = 0x7fffffff;
+  const BITS = 30; // words with a bit of their own in the masks below
+  const TOUCHED = 1 << BITS; // a paper any term of the query holds
+  let dot = null; // per field and paper: the dot product so far
+  let firstMet = null; // per field and paper: clause × fieldCount + field, when lunr met it
+  let wordsMatched = null; // per paper: a bit per word with a term of it in the paper
+  let wordsExact = null; // per paper: a bit per word whose exact term is in the paper
+
+  function ensureScratch() {
+    if (dot) return;
+    dot = new Float64Array(fieldCount * documentCount);
+    firstMet = new Int32Array(fieldCount * documentCount).fill(NONE);
+    wordsMatched = new Int32Array(documentCount);
+    wordsExact = new Int32Array(documentCount);
+  }
+
+  const holds = (term, doc) => known.has(term) && decoded(term).fields.some(({ documents }) => {
+    let low = 0;
+    let high = documents.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      if (documents[middle] === doc) return true;
+      if (documents[middle] < doc) low = middle + 1; else high = middle - 1;
+    }
+    return false;
+  });
+
+  // The terms of the query a paper holds: lunr's matchData, made for a result when asked.
+  function metadataOf(doc, terms) {
+    const metadata = {};
+    for (const term of terms) if (holds(term, doc)) metadata[term] = {};
+    return metadata;
+  }
+
+  // Words past the 30 the bit masks hold (a pasted sentence): whether the paper holds a term
+  // of each, and how many it holds as typed.
+  function beyondMasks(words, doc) {
+    let exactly = 0;
+    for (let i = BITS; i < words.length; i++) {
+      const { exact, others } = words[i];
+      if (exact && holds(exact, doc)) exactly++;
+      else if (!others.some((term) => holds(term, doc))) return -1;
+    }
+    return exactly;
+  }
+
+  return function rankWords(words) {
+    ensureScratch();
+    const query = new lunr.Vector();
+    const terms = new Map(); // term → { number, clause, wordBits, exactBits }
+    let clause = 0;
+    const add = (term, boost, word, exact) => {
+      const at = clause++;
+      if (!known.has(term)) return;
+      const number = known.get(term).number;
+      query.upsert(number, boost, (a, b) => a + b);
+      let info = terms.get(term);
+      if (!info) terms.set(term, (info = { number, clause: at, wordBits: 0, exactBits: 0 }));
+      if (word >= BITS) return;
+      info.wordBits |= 1 << word;
+      if (exact) info.exactBits |= 1 << word;
+    };
+    words.forEach((word, i) => {
+      if (word.exact) add(word.exact, 10, i, true);
+      for (const term of word.others) add(term, 1, i, false);
+    });
+    const magnitude = query.magnitude();
+    const boostOf = new Map();
+    for (let i = 0; i < query.elements.length; i += 2) {
+      boostOf.set(query.elements[i], query.elements[i + 1]);
+    }
+    const ordered = [...terms].sort((a, b) => a[1].number - b[1].number);
+    let touched = 0;
+    for (const [term, info] of ordered) {
+      const boost = boostOf.get(info.number);
+      decoded(term).fields.forEach(({ documents, weights }, f) => {
+        const met = info.clause * fieldCount + f;
+        const base = f * documentCount;
+        for (let k = 0; k < documents.length; k++) {
+          const doc = documents[k];
+          if (wordsMatched[doc] === 0) touched++;
+          wordsMatched[doc] |= info.wordBits | TOUCHED;
+          wordsExact[doc] |= info.exactBits;
+          dot[base + doc] += boost * weights[k];
+          if (met < firstMet[base + doc]) firstMet[base + doc] = met;
+        }
+      });
+    }
+    const every = ((1 << Math.min(words.length, BITS)) - 1) | TOUCHED;
+    const docs = new Int32Array(touched);
+    const scores = new Float64Array(touched);
+    const exact = new Uint16Array(touched);
+    const order = new Int32Array(fieldCount); // a paper's fields in the order lunr met them
+    let kept = 0;
+    // In paper order, so that a paper's place among equal scores needs no comparing.
+    for (let doc = 0; doc < documentCount && touched; doc++) {
+      if (wordsMatched[doc] === 0) continue;
+      touched--;
+      const beyond = words.length > BITS && wordsMatched[doc] === every
+        ? beyondMasks(words, doc) : 0;
+      if (wordsMatched[doc] === every && beyond >= 0) {
+        let fields = 0;
+        for (let f = 0; f < fieldCount; f++) {
+          const met = firstMet[f * documentCount + doc];
+          if (met === NONE) continue;
+          let at = fields++;
+          while (at > 0 && firstMet[order[at - 1] * documentCount + doc] > met) {
+            order[at] = order[at - 1];
+            at--;
+          }
+          order[at] = f;
+        }
+        let score = dot[order[0] * documentCount + doc] / magnitude || 0;
+        for (let i = 1; i < fields; i++) score += dot[order[i] * documentCount + doc] / magnitude || 0;
+        let exactly = beyond;
+        for (let bits = wordsExact[doc]; bits; bits &= bits - 1) exactly++;
+        docs[kept] = doc;
+        scores[kept] = score;
+        exact[kept] = exactly;
+        kept++;
+      }
+      wordsMatched[doc] = 0;
+      wordsExact[doc] = 0;
+      for (let f = 0; f < fieldCount; f++) {
+        dot[f * documentCount + doc] = 0;
+        firstMet[f * documentCount + doc] = NONE;
+      }
+    }
+    const queryTerms = [...terms.keys()];
+    return new Ranking(kept, (i) => ({
+      ref: String(docs[i]),
+      score: scores[i],
+      get matchData() { return { metadata: metadataOf(docs[i], queryTerms) }; },
+    }), (i, j) => exact[j] - exact[i] || scores[j] - scores[i] || i - j);
+  };
+}
+
+// Results best first, sorted only as far as they are read: typing shows the first eight of
+// tens of thousands. `make(i)` is the i-th result, `compare` orders two of them.
+class Ranking {
+  constructor(length, make, compare) {
+    this.length = length;
+    this.make = make;
+    this.compare = compare;
+    this.sorted = null;
+  }
+
+  static of(results) {
+    const ranking = new Ranking(results.length, (i) => results[i], () => 0);
+    ranking.sorted = results;
+    return ranking;
+  }
+
+  // The first `count` results.
+  top(count) {
+    if (this.sorted || count <= 0) return (this.sorted || []).slice(0, count);
+    const best = []; // the best so far, in order
+    for (let i = 0; i < this.length; i++) {
+      if (best.length === count && this.compare(i, best[count - 1]) >= 0) continue;
+      let at = best.length === count ? count - 1 : best.length;
+      while (at > 0 && this.compare(i, best[at - 1]) < 0) {
+        best[at] = best[at - 1];
+        at--;
+      }
+      best[at] = i;
+    }
+    return best.map(this.make);
+  }
+
+  all() {
+    if (!this.sorted) {
+      const order = Array.from({ length: this.length }, (_, i) => i).sort(this.compare);
+      this.sorted = order.map(this.make);
+    }
+    return this.sorted;
+  }
 }
 
 // Postings in one field's text: every other number is a document delta.
@@ -269,5 +464,5 @@ function countPostings(text) {
   return numbers / 2;
 }
 
-if (typeof module !== "undefined") module.exports = { confsiteLoadIndex };
-else globalThis.confsiteLoadIndex = confsiteLoadIndex;
+if (typeof module !== "undefined") module.exports = { confsiteLoadIndex, Ranking };
+else Object.assign(globalThis, { confsiteLoadIndex, ConfsiteRanking: Ranking });

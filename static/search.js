@@ -7,6 +7,9 @@
   const state = { index: null, hasTerm: null, completions: null, store: null, loading: null };
   const MAX_COMPLETIONS = 60; // of the word being typed, the most widespread
   const MIN_PREFIX = 3; // shorter prefixes expand to much of the vocabulary
+  // A prefix whose terms fill more shards (at 100,000 papers "con" fills 51, half a megabyte)
+  // is completed once it is longer: the index alone decides, whatever was loaded before.
+  const MAX_PREFIX_SHARDS = 12;
   const PREVIEW_COUNT = 8;
   const PAGE_SIZE = 50;
 
@@ -24,25 +27,34 @@
     });
   }
 
-  // The store comes in columns of one string each (see document_store in search_index.py):
-  // what filters need, for every paper. What a result shows comes `perFile` papers to a file
-  // (search/cards/N.js), loaded for the results shown. A document's row is put together when
-  // it is needed: [title, authors, id, sessions, badges, collection, type, award].
+  // What a result shows comes `perFile` papers to a file (search/cards/N.js), loaded for the
+  // results shown. What filters need of every paper (search/filters.js, see document_store
+  // in search_index.py) comes in columns of one string each, loaded by the search page only.
+  // A document's row is put together when it is needed:
+  // [title, authors, id, sessions, badges, collection, type, award, where].
   const RECORD = "\x1e";
   const UNIT = "\x1f";
+  const list = (text) => (text ? text.split(UNIT) : []);
 
-  function openStore(store, perFile) {
-    const column = (name) => store[name].split(RECORD);
-    const sessions = column("sessions"), collection = column("collection");
-    const presentation = column("presentation");
-    const list = (text) => (text ? text.split(UNIT) : []);
+  function openStore(perFile) {
     const rows = new Map();
     const cards = new Map(); // chunk → columns, once loaded
     const loading = new Map();
-    return {
-      sessions: store.sessionNames,
-      collections: store.collectionNames,
-      years: store.collectionYears,
+    let filters = null; // the columns of search/filters.js, once given
+    const store = {
+      sessions: null,
+      collections: null,
+      years: null,
+      useFilters(data) {
+        filters = {
+          sessions: data.sessions.split(RECORD), collection: data.collection.split(RECORD),
+          presentation: data.presentation.split(RECORD), award: data.award,
+          presentationNames: data.presentationNames,
+        };
+        store.sessions = data.sessionNames;
+        store.collections = data.collectionNames;
+        store.years = data.collectionYears;
+      },
       ensureCards(numbers) {
         const chunks = new Set(numbers.map((n) => Math.floor(n / perFile)));
         return Promise.all([...chunks].map((chunk) => {
@@ -58,10 +70,15 @@
       doc(n) {
         let row = rows.get(n);
         if (!row) {
-          const type = presentation[n];
-          row = [undefined, [], undefined, list(sessions[n]).map(Number), [], Number(collection[n]),
-            type ? store.presentationNames[Number(type)] : null, store.award.charCodeAt(n) === 49 ? 1 : 0];
+          row = [undefined, [], undefined, [], [], undefined, null, 0, ""];
           rows.set(n, row);
+        }
+        if (filters && row[5] === undefined) {
+          const type = filters.presentation[n];
+          row[3] = list(filters.sessions[n]).map(Number);
+          row[5] = Number(filters.collection[n]);
+          row[6] = type ? filters.presentationNames[Number(type)] : null;
+          row[7] = filters.award.charCodeAt(n) === 49 ? 1 : 0;
         }
         const card = row[0] === undefined && cards.get(Math.floor(n / perFile));
         if (card) {
@@ -70,10 +87,12 @@
           row[1] = list(card.authors[i]);
           row[2] = card.ids[i];
           row[4] = list(card.badges[i]);
+          row[8] = card.where[i];
         }
         return row;
       },
     };
+    return store;
   }
 
   function ensureIndex() {
@@ -89,7 +108,7 @@
           state.index = loaded.index;
           state.hasTerm = loaded.hasTerm;
           state.completions = loaded.completions;
-          state.store = openStore(data.store, data.chunks.cards);
+          state.store = openStore(data.chunks.cards);
           state.abstractChunk = data.chunks.abstracts;
           state.documents = data.index.documents;
           delete window.confsiteSearchData;
@@ -137,6 +156,8 @@
     return ENDINGS.some((ending) => ending.startsWith(rest));
   }
 
+  const expands = (prefix) => state.loaded.prefixShardCount(prefix) <= MAX_PREFIX_SHARDS;
+
   // What each word of a query may match: its term, and for the word being typed the terms it
   // begins or is on its way past.
   // The shards a query's words may need: their terms, and for the word being typed the terms
@@ -151,7 +172,7 @@
       if (term !== null) needed.push(term);
       const prefix = token.replace(TRIM, "");
       if (typing && i === tokens.length - 1 && prefix.length >= MIN_PREFIX) {
-        waits.push(state.loaded.ensurePrefix(prefix));
+        if (expands(prefix)) waits.push(state.loaded.ensurePrefix(prefix));
         for (let k = prefix.length - 1; k >= MIN_PREFIX; k--) needed.push(prefix.slice(0, k));
       }
     });
@@ -171,14 +192,19 @@
       if (term === null && !completes) { if (prefix) stopWords++; return; }
       const exact = term !== null && state.hasTerm(term) ? term : null;
       const others = [];
+      const wide = completes && !expands(prefix);
       if (completes) {
-        for (const t of state.completions(prefix, MAX_COMPLETIONS)) if (t !== exact) others.push(t);
+        if (!wide) {
+          for (const t of state.completions(prefix, MAX_COMPLETIONS)) if (t !== exact) others.push(t);
+        }
         for (let k = prefix.length - 1; k >= MIN_PREFIX; k--) {
           const shorter = prefix.slice(0, k);
           if (shorter !== exact && state.hasTerm(shorter) && onItsWay(prefix.slice(k))) others.push(shorter);
         }
       }
-      words.push({ token: prefix, term, exact, others, stopWord: term === null });
+      // A word too short to complete yet that matches no term as it is: more letters to come.
+      const waiting = wide && !exact && !others.length;
+      words.push({ token: prefix, term, exact, others, stopWord: term === null, waiting });
     });
     return { words, stopWords };
   }
@@ -228,44 +254,32 @@
     return found;
   }
 
+  // Papers matching every word, the ones with more words as typed first ("minifloat" gives
+  // its paper first), then by lunr's score (search-index.js ranks as lunr.Index.query would).
   function runWords(words) {
-    const results = state.index.query((query) => {
-      for (const word of words) {
-        if (word.exact) query.term(word.exact, { usePipeline: false, boost: 10 });
-        for (const term of word.others) query.term(term, { usePipeline: false });
-      }
-    });
-    const kept = [];
-    for (const result of results) {
-      const matched = result.matchData.metadata;
-      let exactly = 0;
-      const all = words.every((word) => {
-        if (word.exact && word.exact in matched) { exactly++; return true; }
-        return word.others.some((t) => t in matched);
-      });
-      if (all) kept.push({ result, exactly });
-    }
-    // A word matched as typed outranks its completions: "minifloat" gives its paper first.
-    kept.sort((a, b) => b.exactly - a.exactly || b.result.score - a.result.score
-      || Number(a.result.ref) - Number(b.result.ref));
-    return kept.map((k) => k.result);
+    return state.loaded.rankWords(words);
   }
 
   // { results, corrected: [typed, term] pairs, onlyStopWords }
-  async function plainSearch(text) {
+  async function plainSearch(text, current, ready) {
     await preload(text);
+    if (!(await ready())) return null; // typed on meanwhile: no need to rank
     const { words, stopWords } = analyse(text);
+    if (words.some((w) => w.waiting)) return null; // what is shown stays until a longer prefix
     if (!words.length || words.every((w) => w.stopWord && !w.others.length)) {
-      return { results: [], corrected: [], onlyStopWords: stopWords > 0 };
+      return { results: ConfsiteRanking.of([]), corrected: [], onlyStopWords: stopWords > 0 };
     }
     const usable = words.filter((w) => w.exact || w.others.length);
     const missing = words.filter((w) => !w.exact && !w.others.length && !w.stopWord);
-    let results = missing.length ? [] : runWords(usable);
+    let results = missing.length ? ConfsiteRanking.of([]) : runWords(usable);
     const corrected = [];
-    if (!results.length) {
-      // Nothing matches: correct the words no term matches, or else every word.
+    // Nothing matches: correct the words no term matches, or else every word (words shorter
+    // than 4 letters are not corrected, so they need no vocabulary).
+    const fixable = (missing.length ? missing : words.filter((w) => !w.stopWord))
+      .filter((w) => w.token.length >= 4);
+    if (!results.length && fixable.length) {
       await state.loaded.ensureVocabulary();
-      const fixable = missing.length ? missing : words.filter((w) => !w.stopWord);
+      if (!current()) return null;
       const fixed = new Map();
       for (const word of fixable) {
         const term = correction(word);
@@ -279,38 +293,62 @@
         if (results.length) {
           for (const [word, term] of fixed) corrected.push([word.token, term]);
           // The note spells the corrections as the results' titles and authors do.
-          await state.store.ensureCards(results.slice(0, 20).map((r) => Number(r.ref)));
+          await state.store.ensureCards(results.top(20).map((r) => Number(r.ref)));
         }
       }
     }
     return { results, corrected, onlyStopWords: false };
   }
 
-  async function search(text) {
+  // Resolves with null when `current()` says a later query has made this one's results moot
+  // or `ready()`, once its shards are in, that a later query's are in too.
+  async function search(text, current, ready) {
     if (SYNTAX.test(text)) {
       try {
-        return { results: await state.loaded.search(confsiteTerms.fold(text)), corrected: [] };
+        const results = await state.loaded.search(confsiteTerms.fold(text));
+        return { results: ConfsiteRanking.of(results), corrected: [] };
       } catch (error) {
         if (!(error instanceof lunr.QueryParseError)) throw error;
       }
-      return plainSearch(text.replace(/[:+~^*]/g, " ").replace(/(^|\s)-/g, " "));
+      return plainSearch(text.replace(/[:+~^*]/g, " ").replace(/(^|\s)-/g, " "), current, ready);
     }
-    return plainSearch(text);
+    return plainSearch(text, current, ready);
   }
 
-  // Searches as the user types: only the latest query's results are shown.
+  // Searches as the user types. `prepare` loads what the results need shown before they are.
+  // On the search page only the latest query's results are shown; neither runs for a query
+  // typed over already. The header box (`early`) also shows a query's results while a later
+  // one's are on their way, unless a later one's are shown already: typing fast on a slow
+  // network, results keep up with the words instead of waiting for the last keystroke.
   let searches = 0;
-  // `prepare` loads what the results need shown before they are.
-  function latest(text, prepare, show) {
+  let shownSearch = 0; // the latest query whose results are shown
+  let readySearch = 0; // the latest query whose shards are in
+  function latest(text, prepare, show, early) {
     const mine = ++searches;
-    return search(text).then((found) => prepare(found))
-      .then((found) => { if (mine === searches) show(found); });
+    const current = early ? () => mine > shownSearch : () => mine === searches;
+    // Keystrokes waiting for the same shards get them at once: only the latest of them is
+    // ranked and loads its cards (each would load its own, and they would queue).
+    const ready = () => {
+      readySearch = Math.max(readySearch, mine);
+      return new Promise((resolve) => setTimeout(resolve, 0))
+        .then(() => current() && mine === readySearch);
+    };
+    return search(text, current, ready).then((found) => (found && current() ? prepare(found) : null))
+      .then((found) => {
+        if (found && current()) {
+          shownSearch = mine;
+          show(found);
+        }
+      });
+  }
+  function clearSearches() {
+    shownSearch = ++searches;
   }
 
   // The corrected words as the papers spell them: "trasnformer" shows "transformers", not
   // the stem "transform".
   function spelled(term, results) {
-    for (const r of results.slice(0, 20)) {
+    for (const r of results.top(20)) {
       const doc = state.store.doc(Number(r.ref));
       for (const text of [doc[0] || "", ...doc[1]]) {
         for (const word of text.split(/[\s\-]+/)) {
@@ -335,7 +373,10 @@
     return `No papers match “${text.trim()}”. Check the spelling, or use fewer words.`;
   }
 
-  const plural = (n, one, many) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
+  // 12,345 as toLocaleString("en") writes it, without its first call's cost (loading the
+  // locale's number formats took 70 ms of a first search on a slow phone).
+  const thousands = (n) => String(n).replace(/\B(?=(\d{3})+$)/g, ",");
+  const plural = (n, one, many) => `${thousands(n)} ${n === 1 ? one : many}`;
 
   // ---- rendering (textContent only) ------------------------------------------------------
 
@@ -435,9 +476,7 @@
     if (heading) heading.appendChild(link);
     item.appendChild(heading || link);
     if (doc[1].length) item.appendChild(el("p", "result-authors", doc[1].join(", ")));
-    const sessions = doc[3].map((s) => state.store.sessions[s][0]);
-    const where = [state.store.collections[doc[5]], ...sessions].join(" · ");
-    item.appendChild(el("p", "result-where muted", where));
+    item.appendChild(el("p", "result-where muted", doc[8]));
     if (full) {
       if (doc[4].length) {
         const badges = el("ul", "badges");
@@ -467,25 +506,41 @@
 
     function show(text) {
       if (!text.trim()) {
-        ++searches;
+        clearSearches();
         panel.replaceChildren();
         panel.hidden = true;
         status.textContent = "";
         return;
       }
-      latest(text, (found) => state.store.ensureCards(
-        found.results.slice(0, PREVIEW_COUNT).map((r) => Number(r.ref))).then(() => found),
-      (found) => showFound(text, found));
+      // Each result's card is asked for in rank order; the preview shows once the first
+      // result's card is in, and each next result as soon as its card and those above it are
+      // (a browser fetches six files at a time from a host over HTTP/1.1, and eight results
+      // may need eight files).
+      latest(text, (found) => {
+        found.preview = found.results.top(PREVIEW_COUNT);
+        found.cards = found.preview.map((r) => state.store.ensureCards([Number(r.ref)]));
+        return Promise.resolve(found.cards[0]).then(() => found);
+      }, (found) => showFound(text, found), true);
     }
 
+    let previews = 0; // the latest preview shown
     function showFound(text, found) {
+      const mine = ++previews;
+      // A reader who has arrowed into the results keeps their place in the new ones.
+      const focused = [...panel.querySelectorAll(".result-title")].indexOf(document.activeElement);
+      const refocus = Math.min(focused, found.preview.length - 1);
       panel.replaceChildren();
       active = -1;
       const results = found.results;
       const note = correctionNote(found);
       if (note) panel.appendChild(el("p", "search-note", note));
       const list = el("ul", "search-results");
-      for (const r of results.slice(0, PREVIEW_COUNT)) list.appendChild(resultItem(r, false));
+      found.cards.reduce((shown, cards, i) => shown.then(() => cards).then(() => {
+        if (mine !== previews) return;
+        const item = list.appendChild(resultItem(found.preview[i], false));
+        if (i === refocus) item.querySelector("a").focus();
+      }), Promise.resolve());
+      if (focused >= 0 && refocus < 0) input.focus();
       if (results.length) panel.appendChild(list);
       else panel.appendChild(el("p", "search-empty", noMatchText(text, found)));
       const label = results.length === 1 ? "See the 1 result"
@@ -562,7 +617,7 @@
       select.replaceChildren(el("option", null, everything));
       select.firstChild.value = "";
       for (const [value, label, count] of options) {
-        const option = el("option", null, `${label} (${count.toLocaleString("en")})`);
+        const option = el("option", null, `${label} (${thousands(count)})`);
         option.value = value;
         select.appendChild(option);
       }
@@ -580,12 +635,14 @@
       return Array.from({ length: state.documents }, (_, n) => ({ ref: String(n), score: 0 }));
     }
 
+    let ready = false; // the index and the filters' data are in
     function render() {
+      if (!ready) return;
       const text = input.value;
       list.setAttribute("aria-busy", "true");
       if (!text.trim()) {
-        ++searches;
-        renderFound(text, { results: everyPaper(), corrected: [] });
+        clearSearches();
+        renderFound(text, { results: ConfsiteRanking.of(everyPaper()), corrected: [] });
         return;
       }
       latest(text, (found) => found, (found) => renderFound(text, found));
@@ -598,7 +655,7 @@
         award: params.get("award") === "1",
       };
       const browsing = !text.trim();
-      const results = found.results;
+      const results = found.results.all();
       const store = state.store;
       const yearOf = (d) => store.years[d[5]];
       const sessionLabel = (slug) => {
@@ -618,7 +675,7 @@
           && (!filters.type.value || d[6] === filters.type.value)
           && (!filters.award.checked || d[7] === 1);
       });
-      const filtered = shown.length !== results.length ? ` (${results.length.toLocaleString("en")} before filters)` : "";
+      const filtered = shown.length !== results.length ? ` (${thousands(results.length)} before filters)` : "";
       const note = correctionNote(found);
       let statusText;
       if (browsing) {
@@ -671,14 +728,18 @@
     }
 
     function update() {
-      if (!state.index) return;
+      if (!ready) return;
       syncUrl();
       render();
     }
 
     status.textContent = "Loading search…";
     page.classList.add("is-loading");
-    ensureIndex().then(() => {
+    // The filters' data loads beside the index: every view of this page shows filters.
+    const filtersData = loadData("search/filters.js", "confsiteFilters");
+    Promise.all([ensureIndex(), filtersData]).then(([, data]) => {
+      state.store.useFilters(data);
+      ready = true;
       page.classList.remove("is-loading");
       render();
     }, () => { status.textContent = "Search could not be loaded."; });

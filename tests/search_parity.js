@@ -40,6 +40,46 @@ function byWords(index, query) {
 }
 const scored = (results) => results.map((r) => [r.ref, r.score]);
 
+// The page's query of a list of words (search.js): each word's term, boosted, and for the last
+// word the terms of the vocabulary it begins, as the page completes the word being typed;
+// papers must match every word. `reference` asks lunr.Index.query and orders as the page did
+// before it ranked without lunr. The page's rankWords must give the same papers in the same
+// order as lunr.js's own index, and the same scores to the bit as lunr.Index.query over the
+// loaded shards (lunr's own index numbers terms in another order, so its sums may differ in
+// the last bit).
+const vocabularyTerms = vocabulary.terms ? vocabulary.terms.split(" ") : [];
+function pageWords(query) {
+  const words = wordTerms(query).map((term) => ({ exact: term, others: [] }));
+  const last = words[words.length - 1];
+  if (last) {
+    last.others = vocabularyTerms.filter((t) => t.startsWith(last.exact) && t !== last.exact)
+      .slice(0, 60);
+    if (!vocabularyTerms.includes(last.exact)) last.exact = null;
+  }
+  return words;
+}
+function reference(index, words) {
+  const results = index.query((q) => {
+    for (const word of words) {
+      if (word.exact) q.term(word.exact, { usePipeline: false, boost: 10 });
+      for (const term of word.others) q.term(term, { usePipeline: false });
+    }
+  });
+  const kept = [];
+  for (const result of results) {
+    const matched = result.matchData.metadata;
+    let exactly = 0;
+    const all = words.every((word) => {
+      if (word.exact && word.exact in matched) { exactly++; return true; }
+      return word.others.some((t) => t in matched);
+    });
+    if (all) kept.push({ result, exactly });
+  }
+  kept.sort((a, b) => b.exactly - a.exactly || b.result.score - a.result.score
+    || Number(a.result.ref) - Number(b.result.ref));
+  return kept.map((k) => [k.result.ref, k.result.score, Object.keys(k.result.matchData.metadata).sort()]);
+}
+
 async function main() {
   const rankings = [];
   for (const query of input.queries) {
@@ -52,9 +92,24 @@ async function main() {
     }
     rankings.push({ query, built: scored(builtResults), loaded: scored(loadedResults) });
   }
+  const shardsLoaded = asked.size;
+  for (const ranking of rankings) {
+    if (typeof ranking.query === "string") continue;
+    const words = pageWords(ranking.query);
+    // The page finds nothing without asking lunr when a word matches no term.
+    if (!words.length || words.some((w) => !w.exact && !w.others.length)) continue;
+    await loader.ensureTerms(words.flatMap((w) => [w.exact, ...w.others]).filter(Boolean));
+    ranking.page = {
+      built: reference(built, words),
+      proxied: reference(loader.index, words),
+      loaded: loader.rankWords(words).all().map((r) => [r.ref, r.score, Object.keys(r.matchData.metadata).sort()]),
+      // What the search box reads: the first results, picked without sorting them all.
+      top: loader.rankWords(words).top(8).map((r) => [r.ref, r.score, Object.keys(r.matchData.metadata).sort()]),
+    };
+  }
   process.stdout.write(JSON.stringify({
     rankings,
-    shardsLoaded: asked.size,
+    shardsLoaded,
     frequencies: input.frequencies ? builder.fieldTermFrequencies : null,
   }));
 }

@@ -21,7 +21,7 @@ from confsite.render.search_index import (
     js_order,
     search_document,
 )
-from confsite.render.terms import fold
+from confsite.render.terms import fold, term, tokens
 
 QUERIES = [
     "diffusion", "graph neural networks", "reinforcement learning", "transformer attention",
@@ -102,6 +102,14 @@ def assert_same_rankings(rankings: list[dict]) -> None:
             assert loaded[ref] == pytest.approx(score, rel=1e-9), (result["query"], ref)
         scores = [score for _, score in result["loaded"]]
         assert scores == sorted(scores, reverse=True), result["query"]
+        if "page" in result:  # the page's own ranking
+            page = result["page"]
+            assert page["loaded"] == page["proxied"], result["query"]
+            assert page["top"] == page["loaded"][:8], result["query"]
+            assert [(r, terms) for r, _, terms in page["loaded"]] == [
+                (r, terms) for r, _, terms in page["built"]], result["query"]
+            for (_, loaded, _), (_, built, _) in zip(page["loaded"], page["built"], strict=True):
+                assert loaded == pytest.approx(built, rel=1e-9), result["query"]
         if "*" not in json.dumps(result["query"]):
             assert [r for r, _ in result["loaded"]] == [r for r, _ in result["built"]], (
                 result["query"])
@@ -114,7 +122,11 @@ def test_prebuilt_index_counts_and_ranks_like_lunr_js(
     """lunr.js's own builder, given confsite's pipeline, counts the same terms per field and
     document as field_terms, and its index ranks hand-written and generated queries exactly
     as the compact index loaded by the page's code."""
-    queries = [*QUERIES, *generated_queries(seed_documents, GENERATED)]
+    # A pasted sentence: more words than the page's ranking has bits for in its masks.
+    pasted = next(d["abstract"].split()[:80] for d in seed_documents
+                  if len(d["abstract"].split()) > 100)
+    assert len({term(t) for w in pasted for t in tokens(w)} - {None}) > 30
+    queries = [*QUERIES, *generated_queries(seed_documents, GENERATED), pasted]
     result = run_parity(seed_documents, queries, tmp_path, frequencies=True)
     frequencies = result["frequencies"]
     for number, document in enumerate(seed_documents):
@@ -125,6 +137,7 @@ def test_prebuilt_index_counts_and_ranks_like_lunr_js(
     assert hits['"diffusion"'] > 20 and hits['"bengio"'] > 5
     # Generated queries come from the documents: nearly all find something.
     assert sum(1 for n in list(hits.values())[len(QUERIES):] if n) > 0.9 * GENERATED
+    assert result["rankings"][-1]["page"]["loaded"]  # the pasted sentence finds its paper
     assert_same_rankings(result["rankings"])
 
 

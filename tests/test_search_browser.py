@@ -202,6 +202,22 @@ def test_prefix_matching_while_typing(watched: Page, site_build: BuildResult) ->
         "Biconnectivity")
 
 
+def test_the_search_box_loads_only_what_its_results_need(
+    watched: Page, site_build: BuildResult
+) -> None:
+    """The filters' data is the search page's; words under 4 letters are never corrected, so
+    typing one loads no vocabulary. The preview ends with the last text's results."""
+    watched.goto(home(site_build))
+    watched.locator("#site-search").click()
+    watched.keyboard.type("grap", delay=60)
+    expect(watched.locator(".search-preview .search-all")).to_have_attribute(
+        "href", re.compile(r"\?q=grap$"))
+    expect(watched.locator(".search-preview .search-result").first).to_be_visible()
+    loaded = watched.eval_on_selector_all("script[src]", "s => s.map(e => e.src)")
+    assert any(src.endswith("search/index.js") for src in loaded)
+    assert not [src for src in loaded if src.endswith(("filters.js", "vocabulary.js"))]
+
+
 def test_search_works_under_a_sub_path_and_shows_loading(
     watched: Page, site_url: str
 ) -> None:

@@ -4,8 +4,8 @@ lunr's own serialization repeats every document reference in every posting, stor
 inverted index beside the field vectors it can be derived from, and is one file a page must
 load whole. We ship instead, as script files (a <script> works from file://, fetch does not):
 
-- the entry, `search/index.js`: the fields, the document count, the first term of each shard,
-  and what filters need of every paper;
+- the entry, `search/index.js`: the fields, the document count and the first term of each
+  shard, all a first search needs before its shards;
 - shards, `search/terms/N.js`: a run of the vocabulary in JavaScript (UTF-16) order, the order
   lunr.js requires, and per field and term the delta-encoded numbers of the documents that
   hold it, each followed by its weight, computed here exactly as lunr.js's builder computes
@@ -13,7 +13,9 @@ load whole. We ship instead, as script files (a <script> works from file://, fet
 - `search/vocabulary.js`: every term and its posting count, to correct a misspelt word or
   expand a wildcard;
 - result cards, `search/cards/N.js`, and plain abstracts, `search/abstracts/N.js`, for the
-  results shown.
+  results shown;
+- `search/filters.js`: what filters need of every paper, for the search page's filters and
+  its list of every paper (the header box never loads it).
 
 `static/search-index.js` loads a shard when a query needs one of its terms and gives a
 `lunr.Index` postings and field vectors made when a query first needs them, so what a search
@@ -267,11 +269,11 @@ UNIT = "\x1f"  # between the items of one document's list
 
 
 def document_store(papers: tuple[Paper, ...], site: Site) -> dict[str, Any]:
-    """What filters need of every paper, loaded with the index: session numbers, collection
-    numbers, presentation types, award flags, in columns of one string each (a page splits a
-    few long strings far faster than it parses ten thousand small arrays). Session,
-    collection and presentation names are listed once. What a result shows is in
-    `card_files`."""
+    """What filters need of every paper, `search/filters.js`, loaded by the search page
+    only: session numbers, collection numbers, presentation types, award flags, in columns of
+    one string each (a page splits a few long strings far faster than it parses ten thousand
+    small arrays). Session, collection and presentation names are listed once. What a
+    result shows is in `card_files`."""
     sessions = list(site.sessions)
     session_number = {group.session: i for i, group in enumerate(sessions)}
     collections = list(site.collections)
@@ -299,9 +301,15 @@ def document_store(papers: tuple[Paper, ...], site: Site) -> dict[str, Any]:
 CARD_CHUNK = 8
 
 
-def card_files(papers: tuple[Paper, ...]) -> dict[str, bytes]:
+def card_files(papers: tuple[Paper, ...], site: Site) -> dict[str, bytes]:
     """`search/cards/N.js`: what a result shows of papers N×CARD_CHUNK onwards (titles,
-    authors, ids, badges), in columns."""
+    authors, ids, badges, and where it was: its collection and sessions), in columns."""
+    collection_labels = {(c.conference, c.year): c.label for c in site.collections}
+
+    def where(paper: Paper) -> str:
+        sessions = [site.session_by_key[s].label for s in paper.sessions]
+        return " · ".join([collection_labels[(paper.conference, paper.year)], *sessions])
+
     files = {}
     for chunk, start in enumerate(range(0, len(papers), CARD_CHUNK)):
         part = papers[start : start + CARD_CHUNK]
@@ -310,6 +318,7 @@ def card_files(papers: tuple[Paper, ...]) -> dict[str, bytes]:
             "authors": RECORD.join(UNIT.join(p.authors) for p in part),
             "ids": RECORD.join(p.id for p in part),
             "badges": RECORD.join(UNIT.join(badge_list(p)) for p in part),
+            "where": RECORD.join(where(p) for p in part),
         }
         files[f"{SEARCH}cards/{chunk}.js"] = script_payload(f"confsiteCards{chunk}", data)
     return files
@@ -357,19 +366,16 @@ def abstract_files(abstracts: Sequence[str]) -> dict[str, bytes]:
 
 def search_files(site: Site, terms: CorpusTerms) -> dict[str, bytes]:
     index = encode_index(*site_terms(site, terms))
-    data = {
-        "index": index.entry,
-        "store": document_store(site.papers, site),
-        "chunks": {"cards": CARD_CHUNK, "abstracts": ABSTRACT_CHUNK},
-    }
+    data = {"index": index.entry, "chunks": {"cards": CARD_CHUNK, "abstracts": ABSTRACT_CHUNK}}
     shards = {
         f"{SEARCH}terms/{number}.js": script_payload(f"confsiteShard{number}", shard)
         for number, shard in enumerate(index.shards)
     }
     return {
         f"{SEARCH}index.js": script_payload("confsiteSearchData", data),
+        f"{SEARCH}filters.js": script_payload("confsiteFilters", document_store(site.papers, site)),
         f"{SEARCH}vocabulary.js": script_payload("confsiteVocabulary", index.vocabulary),
         **shards,
-        **card_files(site.papers),
+        **card_files(site.papers, site),
         **abstract_files(terms.abstracts),
     }

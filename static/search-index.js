@@ -136,6 +136,17 @@ function confsiteLoadIndex(entry, lunr, loadShard, loadVocabulary) {
   }
   const ensurePrefix = (prefix) => Promise.all(prefixShards(prefix).map(ensureShard));
 
+  // Hundreds of postings in those shards, leaving out a shard of the word's `own` term alone
+  // (at 100,000 papers "model" fills one of 98,000 postings), which is loaded anyway.
+  function prefixPostings(prefix, own) {
+    let held = 0;
+    for (const n of prefixShards(prefix)) {
+      const alone = (n + 1 < starts.length ? starts[n + 1] : entry.terms) === starts[n] + 1;
+      if (!(alone && (first[n] === prefix || first[n] === own))) held += entry.shardPostings[n];
+    }
+    return held;
+  }
+
   function ensureVocabulary() {
     if (!vocabularyLoading) {
       vocabularyLoading = Promise.resolve(loadVocabulary()).then((data) => {
@@ -264,6 +275,8 @@ function confsiteLoadIndex(entry, lunr, loadShard, loadVocabulary) {
   return {
     index, search, ensureTerms, ensurePrefix, ensureVocabulary, completions, rankWords,
     prefixShardCount: (prefix) => prefixShards(prefix).length,
+    prefixPostings,
+    prefixBudget: entry.prefixPostings,
     hasTerm: (term) => known.has(term),
     vocabulary: () => vocabulary,
   };

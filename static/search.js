@@ -7,8 +7,9 @@
   const state = { index: null, hasTerm: null, completions: null, store: null, loading: null };
   const MAX_COMPLETIONS = 60; // of the word being typed, the most widespread
   const MIN_PREFIX = 3; // shorter prefixes expand to much of the vocabulary
-  // A prefix whose terms fill more shards (at 100,000 papers "con" fills 51, half a megabyte)
-  // is completed once it is longer: the index alone decides, whatever was loaded before.
+  // In the header box, a prefix whose terms fill more shards (at 100,000 papers "con" fills
+  // 51, half a megabyte) is completed once it is longer: the index alone decides, whatever was
+  // loaded before.
   const MAX_PREFIX_SHARDS = 12;
   const PREVIEW_COUNT = 8;
   const PAGE_SIZE = 50;
@@ -156,13 +157,16 @@
     return ENDINGS.some((ending) => ending.startsWith(rest));
   }
 
-  const expands = (prefix) => state.loaded.prefixShardCount(prefix) <= MAX_PREFIX_SHARDS;
+  // Whether the word being typed completes to the terms `prefix` begins: not while those fill
+  // more than 12 shards or more postings than the index allows (they would be downloaded).
+  const expands = (prefix, own) =>
+    state.loaded.prefixShardCount(prefix) <= MAX_PREFIX_SHARDS &&
+    state.loaded.prefixPostings(prefix, own) <= state.loaded.prefixBudget;
 
-  // What each word of a query may match: its term, and for the word being typed the terms it
-  // begins or is on its way past.
   // The shards a query's words may need: their terms, and for the word being typed the terms
-  // it begins and the stems it is on its way past.
-  function preload(text) {
+  // it begins and the stems it is on its way past. A `patient` search (the header box, while
+  // typing) leaves a wide prefix for a longer one; the search page was asked for its results.
+  function preload(text, patient) {
     const typing = !/\s$/.test(text);
     const tokens = confsiteTerms.tokens(text);
     const needed = [];
@@ -172,14 +176,16 @@
       if (term !== null) needed.push(term);
       const prefix = token.replace(TRIM, "");
       if (typing && i === tokens.length - 1 && prefix.length >= MIN_PREFIX) {
-        if (expands(prefix)) waits.push(state.loaded.ensurePrefix(prefix));
+        if (!patient || expands(prefix, term)) waits.push(state.loaded.ensurePrefix(prefix));
         for (let k = prefix.length - 1; k >= MIN_PREFIX; k--) needed.push(prefix.slice(0, k));
       }
     });
     return Promise.all([state.loaded.ensureTerms(needed), ...waits]);
   }
 
-  function analyse(text) {
+  // What each word of a query may match: its term, and for the word being typed the terms it
+  // begins or is on its way past.
+  function analyse(text, patient) {
     const typing = !/\s$/.test(text);
     const tokens = confsiteTerms.tokens(text);
     const words = [];
@@ -192,7 +198,7 @@
       if (term === null && !completes) { if (prefix) stopWords++; return; }
       const exact = term !== null && state.hasTerm(term) ? term : null;
       const others = [];
-      const wide = completes && !expands(prefix);
+      const wide = patient && completes && !expands(prefix, term);
       if (completes) {
         if (!wide) {
           for (const t of state.completions(prefix, MAX_COMPLETIONS)) if (t !== exact) others.push(t);
@@ -261,10 +267,10 @@
   }
 
   // { results, corrected: [typed, term] pairs, onlyStopWords }
-  async function plainSearch(text, current, ready) {
-    await preload(text);
+  async function plainSearch(text, current, ready, patient) {
+    await preload(text, patient);
     if (!(await ready())) return null; // typed on meanwhile: no need to rank
-    const { words, stopWords } = analyse(text);
+    const { words, stopWords } = analyse(text, patient);
     if (words.some((w) => w.waiting)) return null; // what is shown stays until a longer prefix
     if (!words.length || words.every((w) => w.stopWord && !w.others.length)) {
       return { results: ConfsiteRanking.of([]), corrected: [], onlyStopWords: stopWords > 0 };
@@ -302,7 +308,7 @@
 
   // Resolves with null when `current()` says a later query has made this one's results moot
   // or `ready()`, once its shards are in, that a later query's are in too.
-  async function search(text, current, ready) {
+  async function search(text, current, ready, patient) {
     if (SYNTAX.test(text)) {
       try {
         const results = await state.loaded.search(confsiteTerms.fold(text));
@@ -310,9 +316,9 @@
       } catch (error) {
         if (!(error instanceof lunr.QueryParseError)) throw error;
       }
-      return plainSearch(text.replace(/[:+~^*]/g, " ").replace(/(^|\s)-/g, " "), current, ready);
+      return plainSearch(text.replace(/[:+~^*]/g, " ").replace(/(^|\s)-/g, " "), current, ready, patient);
     }
-    return plainSearch(text, current, ready);
+    return plainSearch(text, current, ready, patient);
   }
 
   // Searches as the user types. `prepare` loads what the results need shown before they are.
@@ -333,7 +339,7 @@
       return new Promise((resolve) => setTimeout(resolve, 0))
         .then(() => current() && mine === readySearch);
     };
-    return search(text, current, ready).then((found) => (found && current() ? prepare(found) : null))
+    return search(text, current, ready, early).then((found) => (found && current() ? prepare(found) : null))
       .then((found) => {
         if (found && current()) {
           shownSearch = mine;

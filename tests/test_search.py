@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import json
 import random
 import re
@@ -212,3 +213,31 @@ def test_python_sort_order_would_break_lunr_js() -> None:
     """Why js_order exists: Python orders U+FF5E after U+1D6FE, JavaScript before."""
     terms = ["\uff5e", "\U0001d6fe"]
     assert sorted(terms) != sorted(terms, key=js_order)
+
+
+def test_the_entry_says_how_many_postings_each_shard_holds() -> None:
+    """The page completes a prefix only while its shards hold few enough postings: each
+    shard's count, in hundreds rounded up, is its terms' (field, paper) pairs, counted here
+    from the documents themselves."""
+    chance = random.Random(7)
+    words = [f"{a}{b}" for a in ("graph", "kernel", "spectral", "bandit") for b in "abcdefghij"]
+    documents = [
+        {"ref": str(n), "title": index_text(" ".join(chance.sample(words, 6))),
+         "authors": index_text(f"Author {n % 50}"),
+         "abstract": index_text(" ".join(chance.sample(words, 25))),
+         "session": "", "collection": "", "awards": ""}
+        for n in range(600)
+    ]
+    compact = compact_index(documents)
+    entry = compact.entry
+    held = collections.Counter()
+    for document in documents:
+        for name, _ in FIELDS:
+            held.update(dict(field_terms(document[name])).keys())
+    terms = compact.vocabulary["terms"].split(" ")
+    ends = [*entry["shardStarts"][1:], len(terms)]
+    counted = [sum(held[t] for t in terms[start:end])
+               for start, end in zip(entry["shardStarts"], ends, strict=True)]
+    assert len(counted) > 4 and max(counted) > 1000  # several shards, some of many hundreds
+    assert entry["shardPostings"] == [-(-postings // 100) for postings in counted]
+    assert entry["prefixPostings"] == 400

@@ -218,6 +218,42 @@ def test_the_search_box_loads_only_what_its_results_need(
     assert not [src for src in loaded if src.endswith(("filters.js", "vocabulary.js"))]
 
 
+def with_prefix_budget(page: Page, hundreds: int) -> None:
+    """Serves the search entry with `prefixPostings` (hundreds of postings a prefix's shards
+    may hold for the header box to complete it) set to `hundreds`."""
+    def fulfil(route) -> None:
+        response = route.fetch()
+        body, count = re.subn(r'"prefixPostings":\s*\d+', f'"prefixPostings":{hundreds}',
+                              response.text())
+        assert count == 1
+        route.fulfill(response=response, body=body)
+    page.route("**/search/index.js", fulfil)
+
+
+def test_a_wide_prefix_completes_in_the_box_once_longer_and_on_the_search_page_at_once(
+    watched: Page, site_url: str
+) -> None:
+    """A prefix whose shards hold more postings than the entry allows is not completed while
+    it is typed in the header box (what is shown stays); the whole word finds the paper. The
+    search page, asked for a prefix's results, completes it whatever its shards hold."""
+    with_prefix_budget(watched, 0)
+    watched.goto(site_url + "index.html")
+    watched.locator("#site-search").click()
+    see_all = watched.locator(".search-preview .search-all")
+    watched.keyboard.type("graph bi", delay=60)
+    expect(see_all).to_have_attribute("href", re.compile(r"\?q=graph(%20|\+)bi$"))
+    watched.keyboard.type("conn", delay=60)
+    watched.wait_for_timeout(1500)  # the default budget completes "biconn" within this
+    expect(see_all).to_have_attribute("href", re.compile(r"\?q=graph(%20|\+)bi$"))
+    watched.keyboard.type("ect", delay=60)
+    expect(see_all).to_have_attribute("href", re.compile(r"\?q=graph(%20|\+)biconnect$"))
+    expect(watched.locator(".search-preview .result-title").first).to_contain_text(
+        "Biconnectivity")
+    watched.goto(site_url + "search/index.html?q=biconn")
+    expect(watched.locator("#search-results .result-title").first).to_contain_text(
+        "Biconnectivity")
+
+
 def test_search_works_under_a_sub_path_and_shows_loading(
     watched: Page, site_url: str
 ) -> None:

@@ -4,6 +4,7 @@ files, parallel rendering, and the cache throwing itself away when code or templ
 from __future__ import annotations
 
 import dataclasses
+import io
 import os
 import shutil
 import subprocess
@@ -15,9 +16,11 @@ import pytest
 from conftest import REPO, copy_seeds_project
 from test_build import tree_digest
 
+import confsite.cache.inputs
 import confsite.cache.manifest
 from confsite.cache.stores import load_pickle, save_pickle
-from confsite.diagnostics import Diagnostics
+from confsite.cli.summary import print_summary
+from confsite.diagnostics import ConfsiteError, Diagnostics
 from confsite.pipeline import BuildOptions, BuildResult, build
 from confsite.render.assets import build_fingerprint
 from confsite.render.download_formats import DOWNLOADS
@@ -71,7 +74,8 @@ def clone(seeds_project: tuple[Path, Path, BuildResult], target: Path) -> tuple[
     inode), so the manifest still describes the copied site."""
     config, out, _ = seeds_project
     project = target / "project"
-    shutil.copytree(config.parent, project, ignore=shutil.ignore_patterns("_site"))
+    # The spare (see output/spare.py) is left behind: a detached process may still be making it.
+    shutil.copytree(config.parent, project, ignore=shutil.ignore_patterns("_site", "*.spare*"))
     shutil.copytree(out, project / "_site", copy_function=os.link)
     cache = project / confsite.cache.manifest.CACHE_FOLDER
     # The manifest, and the downloads' pieces beside it, are keyed by the output path (other
@@ -91,13 +95,58 @@ def test_a_rebuild_with_nothing_changed_touches_no_file(seeds_project, tmp_path:
     assert result.pages_rendered == 0 and result.files_changed == 0
     assert file_states(out) == before
     assert result.files_written == len(before)
-    # Reading and merging came from the cache, and so did their warnings, all of them.
+    # Nothing was read or merged: the warnings and notes are the first build's, all of them,
+    # in the same order.
     first = seeds_project[2]
-    assert result.timings["normalize"] < first.timings["normalize"]
-    assert sorted(map(str, result.diagnostics.problems)) == sorted(
+    assert list(result.timings) == ["config", "check"]
+    assert list(map(str, result.diagnostics.problems)) == list(
         map(str, first.diagnostics.problems)
     )
     assert len(result.diagnostics.warnings) > 10  # the seeds' untitled papers and conflicts
+
+
+def summary_lines(result: BuildResult) -> list[str]:
+    stream = io.StringIO()
+    print_summary(result, stream)
+    return stream.getvalue().splitlines()
+
+
+def test_a_rebuild_with_nothing_changed_reads_nothing_and_reports_the_same(
+    seeds_project, tmp_path: Path, monkeypatch
+) -> None:
+    """The summary of a build with nothing to do is the first build's, source by source,
+    without the sources or the input cache being read."""
+    config, out = clone(seeds_project, tmp_path)
+
+    def unread(*args) -> None:
+        raise AssertionError("read on a build with nothing to do")
+
+    monkeypatch.setattr(confsite.cache.inputs, "load_pickle", unread)
+    monkeypatch.setattr(confsite.cache.inputs, "read_source", unread)
+    result = run(config, out)
+    assert result.up_to_date and result.papers == []
+    first, again = summary_lines(seeds_project[2]), summary_lines(result)
+    assert first[-1].startswith("time:") and again[-1].startswith("time:")
+    assert first[-2].startswith("wrote ") and again[-2].endswith("no file rewritten")
+    assert again[:-2] == first[:-2]
+    # by hand: 5 seed dumps and the total, the seeds' 1,557 papers and 4,837 authors
+    assert len(first) > 8 and any(line.startswith("total ") for line in first)
+    assert "site: 6,451 pages, 1,557 papers, 4,837 authors" in again
+
+
+def test_strict_fails_a_rebuild_with_nothing_changed_as_it_fails_a_full_build(
+    seeds_project, tmp_path: Path
+) -> None:
+    """--strict fails on the warnings reading and merging give (the seeds' untitled papers),
+    whether or not anything changed since the last build."""
+    config, out = clone(seeds_project, tmp_path)
+    messages = []
+    for use_cache in (True, False):  # the no-op, then a full build reading everything
+        options = BuildOptions(config, out, strict=True, use_cache=use_cache)
+        with pytest.raises(ConfsiteError) as failure:
+            build(options, Diagnostics(strict=True))
+        messages.append(str(failure.value))
+    assert messages[0] == messages[1] and "--strict makes warnings fatal" in messages[0]
 
 
 def test_one_changed_abstract_rewrites_only_the_files_that_show_it(
@@ -158,7 +207,7 @@ def test_an_incremental_build_equals_a_clean_build(seeds_project, tmp_path: Path
 PARALLEL_BUILD = """
 import sys
 from pathlib import Path
-from confsite.diagnostics import Diagnostics
+from confsite.diagnostics import ConfsiteError, Diagnostics
 from confsite.pipeline import BuildOptions, build
 result = build(BuildOptions(Path(sys.argv[1]), Path(sys.argv[2]), jobs=2), Diagnostics())
 print(result.workers)

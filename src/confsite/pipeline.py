@@ -31,6 +31,7 @@ from .readers.sources import SourceReading
 from .render.assets import build_fingerprint, theme_folder
 from .render.corpus import CorpusInputs, corpus_job_started
 from .render.pages import render_site
+from .report import BuildReport, report_of
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,7 @@ class BuildResult:
     workers: int = 0  # processes that rendered pages
     authors: int = 0
     up_to_date: bool = False  # nothing changed since the last build; the site was not touched
+    report: BuildReport = field(default_factory=BuildReport)  # what the summary tells
     timings: dict[str, float] = field(default_factory=dict)  # wall seconds per phase
     cpu_timings: dict[str, float] = field(default_factory=dict)  # CPU seconds, all processes
 
@@ -116,10 +118,27 @@ def build(
         return _build(options, diagnostics, progress)
 
 
+@dataclass(frozen=True)
+class _Inputs:
+    """What a build has found out before it reads any source."""
+
+    config: SiteConfig
+    out_dir: Path
+    fingerprint: bytes
+    caches: CachePaths
+    reading: CachedReading
+    content: tuple[ContentPage, ...]
+    base_url: str | None
+    model: str  # see model_digest
+    previous: Manifest  # what the last build to the same folder wrote
+    told: int  # problems the config gave: a build tells them whether or not anything changed
+
+
 def _build(options: BuildOptions, diagnostics: Diagnostics, progress: Progress) -> BuildResult:
     timer = _Timer()
     readers = site_registry(options.config_path.resolve().parent)
     config = load_config(options.config_path, diagnostics, readers)
+    told = len(diagnostics.problems)
     out_dir = options.out if options.out is not None else config.resolve(config.output)
     protected = [config.root / source.path for source in config.sources] + [options.config_path]
     check_output_dir(out_dir, [*protected, config.root])
@@ -127,45 +146,75 @@ def _build(options: BuildOptions, diagnostics: Diagnostics, progress: Progress) 
     fingerprint = build_fingerprint(theme_folder(config))
     caches = CachePaths.of(config.root, out_dir) if options.use_cache else NO_CACHE
     reading = CachedReading(config, fingerprint, caches.folder, readers)
-    reads = reading.read()
+    content = load_content_pages(config.resolve(config.content), config.content)
+    base_url = options.base_url or config.base_url
+    model = model_digest(reading.inputs_key, base_url, content)
+    previous = load_manifest(caches.manifest)
+    found = _Inputs(
+        config, out_dir, fingerprint, caches, reading, content, base_url, model, previous, told
+    )
+    if previous.model == model and previous.report and site_is_intact(out_dir, previous):
+        result = _told_again(found, previous.report, diagnostics)
+        timer.lap("check")
+    else:
+        result = _built_anew(found, options, diagnostics, progress, timer)
+    result.timings, result.cpu_timings = timer.timings, timer.cpu_timings
+    return result
+
+
+def _built_anew(
+    found: _Inputs,
+    options: BuildOptions,
+    diagnostics: Diagnostics,
+    progress: Progress,
+    timer: _Timer,
+) -> BuildResult:
+    """Read, merge, model and render: every page whose key changed is rendered again, the rest
+    of the site is linked from the current one."""
+    reads = found.reading.read()
     report_reading(reads, diagnostics)
     timer.lap("read")
-    papers = reading.merge(reads, diagnostics)
+    papers = found.reading.merge(reads, diagnostics)
     reads = [read.merged() for read in reads]
     timer.lap("normalize")
     diagnostics.raise_if_strict()
-    content = load_content_pages(config.resolve(config.content), config.content)
-    people = load_author_overrides(config)
-    base_url = options.base_url or config.base_url
-    result = BuildResult(config, out_dir, reads, papers, diagnostics)
-    previous = load_manifest(caches.manifest)
-    model = model_digest(reading.inputs_key, base_url, content)
-    if previous.model == model and site_is_intact(out_dir, previous):
-        site = build_site(config, papers, content, base_url, diagnostics, people)
-        result.up_to_date, result.authors = True, len(site.authors)
-        _count(result, previous, previous)
+    from_inputs = len(diagnostics.problems)
+    people = load_author_overrides(found.config)
+    result = BuildResult(found.config, found.out_dir, reads, papers, diagnostics)
+    jobs = options.jobs or default_jobs()
+    caches = found.caches
+    staged = staged_site(found.out_dir, found.previous, caches.manifest)
+    with build_lock(caches.lock), staged as writer:
+        site = build_site(found.config, papers, found.content, found.base_url, diagnostics, people)
+        result.authors = len(site.authors)
         timer.lap("site")
-    else:
-        jobs = options.jobs or default_jobs()
-        lock = build_lock(caches.lock)
-        with lock, staged_site(out_dir, previous, caches.manifest) as writer:
-            site = build_site(config, papers, content, base_url, diagnostics, people)
-            result.authors = len(site.authors)
-            timer.lap("site")
-            inputs = CorpusInputs(site, caches.folder, fingerprint)
-            with corpus_job_started(inputs, jobs) as corpus:
-                rendered = render_site(
-                    site, writer, fingerprint, corpus, caches.downloads, progress, jobs
-                )
-            writer.finish(rendered.files)
-            timer.lap("render", sum(rendered.cpu_seconds.values()))
-        current = Manifest(model, rendered.files)
-        save_manifest(caches.manifest, current)
-        result.pages, result.pages_rendered = rendered.pages, rendered.pages_rendered
-        result.workers = rendered.workers
-        _count(result, current, previous)
-        timer.lap("write")
-    result.timings, result.cpu_timings = timer.timings, timer.cpu_timings
+        inputs = CorpusInputs(site, caches.folder, found.fingerprint)
+        with corpus_job_started(inputs, jobs) as corpus:
+            rendered = render_site(
+                site, writer, found.fingerprint, corpus, caches.downloads, progress, jobs
+            )
+        writer.finish(rendered.files)
+        timer.lap("render", sum(rendered.cpu_seconds.values()))
+    told = diagnostics.problems[found.told :]
+    result.report = report_of(reads, papers, result.authors, told, from_inputs - found.told)
+    current = Manifest(found.model, rendered.files, result.report)
+    save_manifest(caches.manifest, current)
+    result.pages, result.pages_rendered = rendered.pages, rendered.pages_rendered
+    result.workers = rendered.workers
+    _count(result, current, found.previous)
+    timer.lap("write")
+    return result
+
+
+def _told_again(found: _Inputs, report: BuildReport, diagnostics: Diagnostics) -> BuildResult:
+    """Nothing changed since the last build and its site is intact: it is left untouched, and
+    what that build told is told again, without reading the sources or their cache."""
+    diagnostics.problems.extend(report.problems[: report.from_inputs])
+    diagnostics.raise_if_strict()
+    diagnostics.problems.extend(report.problems[report.from_inputs :])
+    result = BuildResult(found.config, found.out_dir, [], [], diagnostics, report=report)
+    result.up_to_date, result.authors = True, report.authors
+    _count(result, found.previous, found.previous)
     return result
 
 

@@ -11,6 +11,7 @@ with `--no-cache`) every source is read and merged, and nothing is kept.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -64,7 +65,6 @@ class CachedReading:
         self.config, self.readers = config, readers
         fingerprint += readers.code_digest.encode()
         self.path, self.fingerprint = folder / CACHE_FILE if folder else None, fingerprint
-        self.cache = load_pickle(self.path, fingerprint, InputCache) or InputCache()
         self.keys = [
             hex_digest(fingerprint, index, source, file_bytes(config.resolve(source.path)))
             for index, source in enumerate(config.sources)
@@ -74,6 +74,12 @@ class CachedReading:
         overrides_bytes = file_bytes(overrides[0]) if overrides else None
         self.inputs_key = hex_digest(fingerprint, located, self.keys, overrides_bytes)
         self.fresh: set[int] = set()  # sources read anew, not taken from the cache
+
+    @functools.cached_property
+    def cache(self) -> InputCache:
+        """The last build's reading and merging, loaded when first needed: a build with
+        nothing to do never needs it."""
+        return load_pickle(self.path, self.fingerprint, InputCache) or InputCache()
 
     def read(self) -> list[SourceReading]:
         """Every source, from the cache or read anew; ConfsiteError names every bad one."""

@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import __version__
+from ..report import BuildReport, report_from_json, report_to_json
 from .digests import bytes_digest
 
 CACHE_FOLDER = ".confsite-cache"
-FORMAT = 1
+FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class FileEntry:
 class Manifest:
     model: str = ""  # digest of everything the site is built from; equal means nothing to do
     files: dict[str, FileEntry] = field(default_factory=dict)
+    report: BuildReport | None = None  # what that build told, told again when nothing changed
 
 
 def manifest_path(project_root: Path, out_dir: Path) -> Path:
@@ -77,7 +79,8 @@ def load_manifest(path: Path | None) -> Manifest:
         if data.get("format") != FORMAT or data.get("version") != __version__:
             return Manifest()
         files = {name: FileEntry(*entry) for name, entry in data["files"].items()}
-        return Manifest(data["model"], files)
+        report = report_from_json(data["report"]) if data.get("report") else None
+        return Manifest(data["model"], files, report)
     except (OSError, ValueError, KeyError, TypeError):
         return Manifest()
 
@@ -90,6 +93,7 @@ def save_manifest(path: Path | None, manifest: Manifest) -> None:
         "format": FORMAT,
         "version": __version__,
         "model": manifest.model,
+        "report": report_to_json(manifest.report) if manifest.report else None,
         "files": {
             name: [e.digest, e.size, e.mtime_ns, e.inode, e.key]
             for name, e in sorted(manifest.files.items())

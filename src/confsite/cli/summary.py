@@ -73,28 +73,25 @@ def display_path(path: Path) -> str:
 def source_table(result: BuildResult) -> list[list[str]]:
     """Rows of (source, format, records, papers, warnings), header first and total last."""
     warnings_by_source = Counter(p.loc.path for p in result.diagnostics.warnings)
-    papers_by_source = Counter(
-        path for paper in result.papers for path in {loc.path for loc in paper.sources}
-    )
+    report = result.report
     rows = [["source", "format", "records", "papers", "warnings"]]
-    for read in result.sources:
-        path = read.config.path
+    for line in report.sources:
         rows.append(
             [
-                path,
-                read.reader.name + ("" if read.detected else "*"),
-                f"{read.record_count:,}",
-                f"{papers_by_source[path]:,}",
-                f"{warnings_by_source[path]:,}",
+                line.path,
+                line.reader + ("" if line.detected else "*"),
+                f"{line.records:,}",
+                f"{line.papers:,}",
+                f"{warnings_by_source[line.path]:,}",
             ]
         )
-    total_records = sum(read.record_count for read in result.sources)
+    total_records = sum(line.records for line in report.sources)
     rows.append(
         [
             "total",
             "",
             f"{total_records:,}",
-            f"{len(result.papers):,}",
+            f"{report.papers:,}",
             f"{len(result.diagnostics.warnings):,}",
         ]
     )
@@ -110,7 +107,7 @@ def print_summary(result: BuildResult, stream: TextIO) -> None:
         cells += [cell.rjust(width) for cell, width in zip(row[2:], widths[2:], strict=True)]
         line = "  ".join(cells).rstrip()
         print(paint(line, "bold") if number in (0, len(rows) - 1) else line, file=stream)
-    if not all(read.detected for read in result.sources):
+    if not all(line.detected for line in result.report.sources):
         print("* format set in the config rather than detected", file=stream)
     notes = Counter(p.kind for p in result.diagnostics.problems if p.severity == "info")
     if notes:
@@ -119,10 +116,11 @@ def print_summary(result: BuildResult, stream: TextIO) -> None:
         )
         print(f"notes: {listed} (-v lists them)", file=stream)
     print(
-        f"site: {result.pages:,} pages, {len(result.papers):,} papers, {result.authors:,} authors",
+        f"site: {result.pages:,} pages, {result.report.papers:,} papers, "
+        f"{result.report.authors:,} authors",
         file=stream,
     )
-    untitled = sum(1 for paper in result.papers if not paper.title)
+    untitled = result.report.untitled
     if untitled:
         print(
             f"untitled: {untitled:,} paper{'s' if untitled != 1 else ''} without a title in the "
@@ -157,8 +155,9 @@ def print_rebuild_line(result: BuildResult, seconds: float, stream: TextIO) -> N
     paint = Painter.for_stream(stream)
     warnings = len(result.diagnostics.warnings)
     print(
-        f"{paint('rebuilt', 'green')} in {human_seconds(seconds)}: {len(result.papers):,} papers, "
-        f"{result.pages:,} pages, {warnings:,} warning{'s' if warnings != 1 else ''}",
+        f"{paint('rebuilt', 'green')} in {human_seconds(seconds)}: "
+        f"{result.report.papers:,} papers, {result.pages:,} pages, "
+        f"{warnings:,} warning{'s' if warnings != 1 else ''}",
         file=stream,
         flush=True,
     )

@@ -11,6 +11,7 @@
 // length, so terms outside the query never change a score.
 "use strict";
 
+const MAX_PREFIX_SHARDS = 12; // see prefixFits
 const DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
 const DIGIT_VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < DIGITS.length; i++) DIGIT_VALUE[DIGITS.charCodeAt(i)] = i;
@@ -136,15 +137,20 @@ function confsiteLoadIndex(entry, lunr, loadShard, loadVocabulary) {
   }
   const ensurePrefix = (prefix) => Promise.all(prefixShards(prefix).map(ensureShard));
 
-  // Hundreds of postings in those shards, leaving out a shard of the word's `own` term alone
-  // (at 100,000 papers "model" fills one of 98,000 postings), which is loaded anyway.
-  function prefixPostings(prefix, own) {
+  // Whether the word being typed may complete to the terms `prefix` begins: only while their
+  // shards number at most MAX_PREFIX_SHARDS and hold at most the entry's `prefixPostings`
+  // (hundreds), or they would be downloaded on a keystroke (at 100,000 papers "con" fills 51
+  // shards, "mod" holds 136,000 postings). A shard of the word's `own` term alone is loaded
+  // anyway and not counted ("model" fills one of 98,000 postings). The index alone decides,
+  // whatever was loaded before.
+  function prefixFits(prefix, own) {
+    const wanted = prefixShards(prefix);
     let held = 0;
-    for (const n of prefixShards(prefix)) {
+    for (const n of wanted) {
       const alone = (n + 1 < starts.length ? starts[n + 1] : entry.terms) === starts[n] + 1;
       if (!(alone && (first[n] === prefix || first[n] === own))) held += entry.shardPostings[n];
     }
-    return held;
+    return wanted.length <= MAX_PREFIX_SHARDS && held <= entry.prefixPostings;
   }
 
   function ensureVocabulary() {
@@ -274,9 +280,7 @@ function confsiteLoadIndex(entry, lunr, loadShard, loadVocabulary) {
   const rankWords = wordRanker(fields.length, documentCount, lunr, known, decoded);
   return {
     index, search, ensureTerms, ensurePrefix, ensureVocabulary, completions, rankWords,
-    prefixShardCount: (prefix) => prefixShards(prefix).length,
-    prefixPostings,
-    prefixBudget: entry.prefixPostings,
+    prefixFits,
     hasTerm: (term) => known.has(term),
     vocabulary: () => vocabulary,
   };

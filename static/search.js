@@ -7,10 +7,6 @@
   const state = { index: null, hasTerm: null, completions: null, store: null, loading: null };
   const MAX_COMPLETIONS = 60; // of the word being typed, the most widespread
   const MIN_PREFIX = 3; // shorter prefixes expand to much of the vocabulary
-  // In the header box, a prefix whose terms fill more shards (at 100,000 papers "con" fills
-  // 51, half a megabyte) is completed once it is longer: the index alone decides, whatever was
-  // loaded before.
-  const MAX_PREFIX_SHARDS = 12;
   const PREVIEW_COUNT = 8;
   const PAGE_SIZE = 50;
 
@@ -157,12 +153,6 @@
     return ENDINGS.some((ending) => ending.startsWith(rest));
   }
 
-  // Whether the word being typed completes to the terms `prefix` begins: not while those fill
-  // more than 12 shards or more postings than the index allows (they would be downloaded).
-  const expands = (prefix, own) =>
-    state.loaded.prefixShardCount(prefix) <= MAX_PREFIX_SHARDS &&
-    state.loaded.prefixPostings(prefix, own) <= state.loaded.prefixBudget;
-
   // The shards a query's words may need: their terms, and for the word being typed the terms
   // it begins and the stems it is on its way past. A `patient` search (the header box, while
   // typing) leaves a wide prefix for a longer one; the search page was asked for its results.
@@ -176,7 +166,8 @@
       if (term !== null) needed.push(term);
       const prefix = token.replace(TRIM, "");
       if (typing && i === tokens.length - 1 && prefix.length >= MIN_PREFIX) {
-        if (!patient || expands(prefix, term)) waits.push(state.loaded.ensurePrefix(prefix));
+        const fits = !patient || state.loaded.prefixFits(prefix, term);
+        if (fits) waits.push(state.loaded.ensurePrefix(prefix));
         for (let k = prefix.length - 1; k >= MIN_PREFIX; k--) needed.push(prefix.slice(0, k));
       }
     });
@@ -198,7 +189,7 @@
       if (term === null && !completes) { if (prefix) stopWords++; return; }
       const exact = term !== null && state.hasTerm(term) ? term : null;
       const others = [];
-      const wide = patient && completes && !expands(prefix, term);
+      const wide = patient && completes && !state.loaded.prefixFits(prefix, term);
       if (completes) {
         if (!wide) {
           for (const t of state.completions(prefix, MAX_COMPLETIONS)) if (t !== exact) others.push(t);

@@ -43,7 +43,6 @@ def paper_url(paper_id: str) -> str:
     return f"{ALL_PAPERS}{paper_id}/"
 
 
-
 def author_url(slug: str) -> str:
     return f"{AUTHORS}{slug}/"
 

@@ -90,7 +90,7 @@ def related_papers(
     what a later call needs to redo only what changed since (`previous`, from an earlier call;
     returned itself when nothing changed)."""
     matrix, term_weights = tfidf_matrix(terms)
-    shortlisting = len(terms) >= ARCHIVE_SCALE
+    shortlisting = at_archive_scale(len(terms))
     searched = signatures(matrix) if shortlisting else matrix
     nearest = _brought_up_to_date(previous, terms, searched, term_weights, threads)
     candidates = rescored(nearest.candidates, matrix) if shortlisting else nearest.candidates
@@ -162,15 +162,20 @@ def _best(rows: csr_matrix, transposed: csr_matrix, threads: int) -> csr_matrix:
     return sp_matmul_topn(rows, transposed, top_n=top_n, threshold=floor, n_threads=threads)
 
 
+def at_archive_scale(papers: int) -> bool:
+    """Whether candidates are shortlisted by signature (see the module's docstring)."""
+    return papers >= ARCHIVE_SCALE
+
+
 def list_length(papers: int) -> int:
     """Candidates kept per paper: the shortlist at archive scale."""
-    return SHORTLIST if papers >= ARCHIVE_SCALE else CANDIDATES
+    return SHORTLIST if at_archive_scale(papers) else CANDIDATES
 
 
 def candidate_floor(papers: int) -> float:
     """The similarity a candidate needs: any, for the shortlist, as a pair's signatures can
     share little of what their full vectors share."""
-    return SHORTLIST_FLOOR if papers >= ARCHIVE_SCALE else MIN_SIMILARITY
+    return SHORTLIST_FLOOR if at_archive_scale(papers) else MIN_SIMILARITY
 
 
 def _changed_rows(

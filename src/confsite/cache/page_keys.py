@@ -12,18 +12,29 @@ if TYPE_CHECKING:
     from ..render.views import Page
 
 
+def _by_key_digest(obj: Digested) -> tuple[type[bytes], tuple[bytes]]:
+    return bytes, (obj.key_digest,)
+
+
+# Each Digested type, pickled by `_by_key_digest`. A dispatch table, not `reducer_override`:
+# pickle consults it only for types it has no built-in way for, where it would call
+# `reducer_override` for every string, list and dict of a context.
+_BY_KEY_DIGEST: dict[type, Any] = {}
+
+
 class Digested:
     """A part of page contexts that stands in page keys by `key_digest`, a digest of what it
     is made from: far quicker than digesting what it holds (a paper's card, on many pages)."""
 
     key_digest: bytes = b""
 
+    def __init_subclass__(cls, **options: Any) -> None:
+        super().__init_subclass__(**options)
+        _BY_KEY_DIGEST[cls] = _by_key_digest
+
 
 class _KeyPickler(pickle.Pickler):
-    def reducer_override(self, obj: Any) -> Any:
-        if isinstance(obj, Digested):
-            return bytes, (obj.key_digest,)
-        return NotImplemented
+    dispatch_table = _BY_KEY_DIGEST
 
 
 def context_digest(data: Any, salt: bytes = b"") -> bytes:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -18,6 +19,8 @@ TILDE_CARET = re.compile(r"(?<!\\)([~^])")
 # A word part BibTeX styles would lower-case wrongly: a capital after its first letter (GNNs,
 # ResNet, BERT) or a lone capital ("Model A"). Hyphens and slashes split parts.
 PROTECTED = re.compile(r"(?<![\w{\\])([A-Za-z0-9]*[A-Z][A-Za-z0-9]*)(?![\w}])")
+
+NAMES_CACHED = 50_000
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,8 @@ def citation_of(site: Site, paper: Paper) -> Citation:
 
 def _balanced(text: str) -> str:
     """Braces neutralised when unbalanced: BibTeX would read past the field's end."""
+    if "{" not in text and "}" not in text:  # most text: spared the scan
+        return text
     depth = 0
     for brace in BRACE.finditer(text):
         depth += 1 if brace.group() == "{" else -1
@@ -49,15 +54,20 @@ def _balanced(text: str) -> str:
 
 
 def _prose(text: str, protect: bool) -> str:
-    text = SPECIAL.sub(r"\\\1", text)
-    text = TILDE_CARET.sub(lambda m: "\\textasciitilde{}" if m.group() == "~" else "\\^{}", text)
+    # Tests for the characters first: the patterns' lookbehinds make a scan that finds
+    # nothing cost many times more (most abstracts hold none of them).
+    if any(character in text for character in "&%#_$"):
+        text = SPECIAL.sub(r"\\\1", text)
+    if "~" in text or "^" in text:
+        text = TILDE_CARET.sub(lambda m: "\\textasciitilde{}" if m.group() == "~" else "\\^{}", text)
     if protect:
         text = PROTECTED.sub(lambda m: _protect(m.group()), text)
     return text
 
 
 def _protect(word: str) -> str:
-    needs = any(c.isupper() for c in word[1:]) or (len(word) == 1 and word.isupper())
+    rest = word[1:]  # ASCII letters and digits: a capital changes in lower case
+    needs = rest != rest.lower() or (len(word) == 1 and word.isupper())
     return "{" + word + "}" if needs else word
 
 
@@ -84,6 +94,7 @@ def _unique(names: tuple[str, ...]) -> list[str]:
     return unique
 
 
+@functools.lru_cache(maxsize=NAMES_CACHED)  # most authors have several papers
 def _bibtex_name(name: str) -> str:
     name = latex_value(name)
     # " and " or a comma inside a name would split it or reorder it: one braced name instead.
@@ -119,6 +130,7 @@ def bibtex_entry(paper: Paper, citation: Citation, with_abstract: bool = True) -
     return f"@{kind}{{{citation.key},\n{body}\n}}\n"
 
 
+@functools.lru_cache(maxsize=NAMES_CACHED)
 def _ris_name(name: str) -> str:
     """"Family, Given": the family name is the last word, with the particles before it."""
     words = plain_text(name).split()

@@ -53,13 +53,17 @@ def _balanced(text: str) -> str:
     return text.replace("{", "(").replace("}", ")") if depth != 0 else text
 
 
+def _tilde_or_caret(match: re.Match[str]) -> str:
+    return "\\textasciitilde{}" if match.group() == "~" else "\\^{}"
+
+
 def _prose(text: str, protect: bool) -> str:
     # Tests for the characters first: the patterns' lookbehinds make a scan that finds
     # nothing cost many times more (most abstracts hold none of them).
     if any(character in text for character in "&%#_$"):
         text = SPECIAL.sub(r"\\\1", text)
     if "~" in text or "^" in text:
-        text = TILDE_CARET.sub(lambda m: "\\textasciitilde{}" if m.group() == "~" else "\\^{}", text)
+        text = TILDE_CARET.sub(_tilde_or_caret, text)
     if protect:
         text = PROTECTED.sub(lambda m: _protect(m.group()), text)
     return text
@@ -132,7 +136,7 @@ def bibtex_entry(paper: Paper, citation: Citation, with_abstract: bool = True) -
 
 @functools.lru_cache(maxsize=NAMES_CACHED)
 def _ris_name(name: str) -> str:
-    """"Family, Given": the family name is the last word, with the particles before it."""
+    """ "Family, Given": the family name is the last word, with the particles before it."""
     words = plain_text(name).split()
     if len(words) < 2:
         return " ".join(words)

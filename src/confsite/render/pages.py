@@ -28,7 +28,6 @@ PAGES_PER_CHUNK = 100  # small enough to keep both workers busy to the end
 MAX_CHUNKS = 400
 
 Staged = tuple[list[tuple[str, FileEntry, bool]], float]  # (path, entry, rendered), CPU seconds
-PageTask = list[tuple[int, str | None]]  # (page number, its key when already computed)
 
 
 @dataclass
@@ -69,24 +68,29 @@ class RenderJob:
     salt: bytes
     downloads_cache: Path | None  # where the downloads' pieces are kept between builds
 
-    def render(self, page: Page, key: str | None) -> tuple[str, FileEntry, bool]:
-        key = key or page_key(self.salt, page)
+    def stage(self, page: Page) -> tuple[str, FileEntry, bool]:
+        """The current site's file for the page when it was made from the same key, else
+        the page rendered."""
+        key = page_key(self.salt, page)
+        kept = self.writer.reuse(page.path, key)
+        if kept is not None:
+            return page.path, kept, False
         html = self.environment.get_template(page.template).render(page.full_context())
         return page.path, self.writer.put(page.path, html.encode(), key), True
 
-    def render_pages(self, task: PageTask) -> Staged:
+    def stage_pages(self, numbers: range) -> Staged:
         """Pages of the makers, by number: runs, not every n-th page, so that pages which
         share cards mostly render in one process."""
         started = time.process_time()
-        staged = [self.render(self.makers[number](), key) for number, key in task]
+        staged = [self.stage(self.makers[number]()) for number in numbers]
         return staged, time.process_time() - started
 
-    def render_papers(self, task: tuple[PageTask, Related]) -> Staged:
+    def stage_papers(self, task: tuple[range, Related]) -> Staged:
         """Paper pages, by number in `papers`, with those papers' related papers."""
         started = time.process_time()
-        pages, related = task
+        numbers, related = task
         self.views.related.update(related)
-        staged = [self.render(self.views.paper(self.papers[n]), key) for n, key in pages]
+        staged = [self.stage(self.views.paper(self.papers[n])) for n in numbers]
         return staged, time.process_time() - started
 
     def make_downloads(self, _: None) -> Staged:
@@ -96,11 +100,10 @@ class RenderJob:
         staged = [(name, entry, False) for name, entry in files.items()]
         return staged, time.process_time() - started
 
-    def paper_task(self, pages: PageTask, related: Related) -> tuple[PageTask, Related]:
-        """Paper pages to render, with their papers' related papers (the workers forked
+    def paper_task(self, numbers: range, related: Related) -> tuple[range, Related]:
+        """Paper pages to stage, with their papers' related papers (the workers forked
         before those were known)."""
-        ids = [self.papers[number].id for number, _ in pages]
-        return pages, {paper_id: related[paper_id] for paper_id in ids}
+        return numbers, {self.papers[n].id: related[self.papers[n].id] for n in numbers}
 
 
 def runs(count: int) -> list[tuple[int, int]]:
@@ -118,24 +121,23 @@ def render_site(
     progress: Progress = SILENT,
     jobs: int = 1,
 ) -> RenderResult:
-    """Stage every file of the site, pages in `jobs` processes. Without a previous site, the
-    workers render the pages without related papers while the corpus worker computes those,
-    then the paper pages. With one, this process first compares each page's key with the one
-    its file was made from, keeps the unchanged files and sends only the other pages to be
-    rendered. (Keys made in the workers would have each worker build most papers' cards, for
-    pages it then does not render.)"""
+    """Stage every file of the site, pages in `jobs` processes. The workers key each page,
+    keep the current site's file when its key is unchanged and render the others: first the
+    pages without related papers, while the corpus worker computes those, then the paper
+    pages. What many pages share (every paper's card fields, the all-papers listing) is made
+    here before the workers fork, so that no worker makes it again."""
     theme_dir = theme_folder(site.config)
     views = Views(site)
+    views.prepare_shared()
     makers, papers = views.page_makers(), views.papers_in_order()
     environment = make_environment(theme_dir)
     job = RenderJob(environment, views, makers, papers, writer, salt, downloads_cache)
     result = RenderResult(pages=len(makers) + len(papers))
     progress.start("render", result.pages)
-    stage = _stage_changed if writer.previous.files else _stage_all
     with worker_pool(job, jobs) as pool:
         result.workers = 1 if pool.in_process else jobs
         downloads = pool.map_unordered("make_downloads", [None])
-        pages = stage(pool, corpus, result, progress)
+        pages = _stage_pages(pool, corpus, result)
         search, cpu_seconds = corpus.search_files()  # while the workers render
         result.cpu_seconds.update(cpu_seconds)
         result.collect(pages, "render", progress)
@@ -147,62 +149,12 @@ def render_site(
     return result
 
 
-def _related(corpus: CorpusJob, result: RenderResult) -> Related:
+def _stage_pages(pool: WorkerPool, corpus: CorpusJob, result: RenderResult) -> Iterable[Staged]:
+    """Every page staged in the workers: those without related papers at once, paper pages
+    once related papers are known."""
+    job: RenderJob = pool.worker
+    other_pages = pool.map_unordered("stage_pages", [range(*run) for run in runs(len(job.makers))])
     related, cpu_seconds = corpus.related()
     result.cpu_seconds.update(cpu_seconds)
-    return related
-
-
-def _stage_all(
-    pool: WorkerPool, corpus: CorpusJob, result: RenderResult, progress: Progress
-) -> Iterable[Staged]:
-    """Every page, rendered in the workers."""
-    job: RenderJob = pool.worker
-    other_pages = pool.map_unordered(
-        "render_pages", [[(n, None) for n in range(*run)] for run in runs(len(job.makers))]
-    )
-    related = _related(corpus, result)
-    tasks = [
-        job.paper_task([(n, None) for n in range(*run)], related) for run in runs(len(job.papers))
-    ]
-    return itertools.chain(other_pages, pool.map_unordered("render_papers", tasks))
-
-
-def _stage_changed(
-    pool: WorkerPool, corpus: CorpusJob, result: RenderResult, progress: Progress
-) -> Iterable[Staged]:
-    """The pages whose key is unchanged, kept here; the others sent to the workers run by
-    run, as they are found."""
-    job: RenderJob = pool.worker
-    views, makers, papers = job.views, job.makers, job.papers
-    pending = []
-    for run in runs(len(makers)):
-        pages = [(n, makers[n]()) for n in range(*run)]
-        changed = _keep_unchanged(job, pages, result, progress)
-        if changed:
-            pending.append(pool.submit("render_pages", changed))
-    related = _related(corpus, result)
-    views.related.update(related)
-    for run in runs(len(papers)):
-        pages = [(n, views.paper(papers[n])) for n in range(*run)]
-        changed = _keep_unchanged(job, pages, result, progress)
-        if changed:
-            pending.append(pool.submit("render_papers", job.paper_task(changed, related)))
-    return (staged.get() for staged in pending)
-
-
-def _keep_unchanged(
-    job: RenderJob, pages: list[tuple[int, Page]], result: RenderResult, progress: Progress
-) -> PageTask:
-    """Stage the current site's file for each page whose key it was made from; the number
-    and key of each other page."""
-    changed: PageTask = []
-    for number, page in pages:
-        key = page_key(job.salt, page)
-        entry = job.writer.reuse(page.path, key)
-        if entry is None:
-            changed.append((number, key))
-        else:
-            result.add(page.path, entry)
-    progress.advance(len(pages) - len(changed))
-    return changed
+    tasks = [job.paper_task(range(*run), related) for run in runs(len(job.papers))]
+    return itertools.chain(other_pages, pool.map_unordered("stage_papers", tasks))

@@ -161,6 +161,21 @@ class Views:
 
     # --- shared pieces -------------------------------------------------------------------
 
+    def prepare_shared(self) -> None:
+        """Make what many pages share (every paper's card fields, by way of the all-papers
+        listing; the site's lookups; the cite keys), so that processes forked after this
+        inherit it instead of each making it again."""
+        for name in (
+            "paper_by_id",
+            "author_by_name",
+            "session_by_key",
+            "collection_of",
+            "cite_keys",
+        ):
+            getattr(self.site, name)
+        for name in ("_collection_starts", "_positions", "_author_place", "_letters"):
+            getattr(self, name)
+
     @cached_property
     def _positions(self) -> dict[tuple[Session, str], int]:
         """Where each paper stands in each of its sessions."""

@@ -5,13 +5,21 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
+from scipy.sparse import csr_matrix
 
 import confsite.render.related
 from confsite.cache.terms import texts_digest
 from confsite.model.records import Paper
 from confsite.model.site import site_order
-from confsite.render.related import Nearest, ranked, related_papers
+from confsite.render.related import (
+    MIN_SIMILARITY,
+    RELATED_COUNT,
+    Nearest,
+    ranked,
+    related_papers,
+)
 from confsite.render.terms import (
     CorpusTerms,
     Vocabulary,
@@ -209,3 +217,36 @@ def test_shortlisting_by_signature_finds_what_every_pair_finds(
     for paper_id, others in shortlisted.items():  # ranked by the full vectors, above the floor
         scores = [similarity[place[paper_id], place[other]] for other in others]
         assert scores == sorted(scores, reverse=True) and min(scores, default=1) >= MIN_SIMILARITY
+
+
+def _ranked_by_definition(ids: list[str], candidates) -> dict[str, list[tuple[float, str]]]:
+    """Every candidate rounded and sorted: what `ranked` must give, however it skips work."""
+    result = {}
+    for row, paper_id in enumerate(ids):
+        start, end = candidates.indptr[row], candidates.indptr[row + 1]
+        scored = sorted(
+            (-round(float(score), 9), ids[column])
+            for column, score in zip(
+                candidates.indices[start:end], candidates.data[start:end], strict=True
+            )
+            if column != row and round(float(score), 9) >= MIN_SIMILARITY
+        )
+        result[paper_id] = [(-score, other) for score, other in scored[:RELATED_COUNT]]
+    return result
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_ranking_skips_only_candidates_that_cannot_rank(seed: int) -> None:
+    """Scores a rounding error apart, scores at the floor, rows with few candidates and the
+    paper itself among its candidates: the kept lists equal the definition's."""
+    rng = np.random.default_rng(seed)
+    papers, per_row = 300, 40
+    rows = np.repeat(np.arange(papers), per_row)
+    columns = rng.integers(0, papers, len(rows))
+    base = rng.choice([MIN_SIMILARITY, 0.1, 0.2, 0.3, 0.5], len(rows))
+    scores = base + rng.choice([0.0, 1e-12, -1e-12, 4e-10, -4e-10, 6e-10, 3e-9, -3e-9], len(rows))
+    keep = rng.random(len(rows)) < np.repeat(rng.random(papers), per_row)  # sparse rows too
+    candidates = csr_matrix((scores[keep], (rows[keep], columns[keep])), shape=(papers, papers))
+    candidates.sum_duplicates()
+    ids = [f"paper-{n:03d}" for n in rng.permutation(papers)]
+    assert ranked(ids, candidates) == _ranked_by_definition(ids, candidates)

@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 
 RELATED_COUNT = 5
 MIN_SIMILARITY = 0.08
+# Rounding to 9 places moves a score by at most half of 1e-9 (plus a float's last bit): a
+# score further than this below another cannot overtake it once both are rounded.
+ROUNDING_SLACK = 2e-9
 MAX_DOCUMENT_SHARE = 0.2
 MIN_PAPERS_FOR_SHARE = 200  # below this, no term is frequent enough to mean nothing
 # Candidates asked of the top-n product beyond the ones kept: self, plus room for ties at the
@@ -258,15 +261,36 @@ def _updated(old: csr_matrix, matrix: csr_matrix, changed: np.ndarray, threads: 
 def ranked(ids: Sequence[str], candidates: csr_matrix) -> dict[str, list[tuple[float, str]]]:
     """Each paper's related papers with their similarity (rounded, so that ties break by id
     whichever order the product found them in), best first."""
+    contenders = _contenders(candidates)
     result: dict[str, list[tuple[float, str]]] = {}
     for row, paper_id in enumerate(ids):
-        start, end = candidates.indptr[row], candidates.indptr[row + 1]
+        start, end = contenders.indptr[row], contenders.indptr[row + 1]
         scored = [
             (-round(float(score), 9), ids[column])
             for column, score in zip(
-                candidates.indices[start:end], candidates.data[start:end], strict=True
+                contenders.indices[start:end], contenders.data[start:end], strict=True
             )
             if column != row and round(float(score), 9) >= MIN_SIMILARITY
         ]
         result[paper_id] = [(-score, other) for score, other in sorted(scored)[:RELATED_COUNT]]
     return result
+
+
+def _contenders(candidates: csr_matrix) -> csr_matrix:
+    """The candidates that can be among a paper's RELATED_COUNT best once rounded: those
+    within the rounding's reach of its RELATED_COUNT-th best score and of MIN_SIMILARITY.
+    Rounding every candidate in Python took 9 s at 100,000 papers (78 candidates each)."""
+    import numpy as np
+    from scipy.sparse import csr_matrix
+
+    rows, columns, scores = _entries(candidates)
+    other = (columns != rows) & (scores >= MIN_SIMILARITY - ROUNDING_SLACK)
+    rows, columns, scores = rows[other], columns[other], scores[other]
+    order = np.lexsort((-scores, rows))
+    sorted_rows = rows[order]
+    rank = np.arange(len(order)) - np.searchsorted(sorted_rows, sorted_rows)
+    last_kept = np.full(candidates.shape[0], -np.inf)  # a row with fewer keeps them all
+    at_count = order[rank == RELATED_COUNT - 1]
+    last_kept[rows[at_count]] = scores[at_count]
+    kept = scores >= last_kept[rows] - ROUNDING_SLACK
+    return csr_matrix((scores[kept], (rows[kept], columns[kept])), shape=candidates.shape)

@@ -124,11 +124,14 @@ def render_site(
     """Stage every file of the site, pages in `jobs` processes. The workers key each page,
     keep the current site's file when its key is unchanged and render the others: first the
     pages without related papers, while the corpus worker computes those, then the paper
-    pages. What many pages share (every paper's card fields, the all-papers listing) is made
-    here before the workers fork, so that no worker makes it again."""
+    pages. On a rebuild, what many pages share (every paper's card fields, the all-papers
+    listing) is made here before the workers fork, so that no worker makes it again to key
+    pages it then keeps. A full build leaves each worker to make what it renders: made here,
+    it would be held in this process too, raising the build's peak memory."""
     theme_dir = theme_folder(site.config)
     views = Views(site)
-    views.prepare_shared()
+    if writer.previous.files:
+        views.prepare_shared()
     makers, papers = views.page_makers(), views.papers_in_order()
     environment = make_environment(theme_dir)
     job = RenderJob(environment, views, makers, papers, writer, salt, downloads_cache)

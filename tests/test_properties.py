@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -13,6 +14,7 @@ from confsite.readers import CLEAR_SNIFF_SCORE, MIN_SNIFF_SCORE, READERS, sniff
 from confsite.readers.base import SourceText
 from confsite.readers.html_text import html_to_source_text
 from confsite.readers.sources import decode_source
+from confsite.text.plain import MATH_OPENERS, find_unescaped
 
 # CONFSITE_FUZZ_EXAMPLES=5000 pytest tests/test_properties.py runs a longer search locally.
 EXAMPLES = int(os.environ.get("CONFSITE_FUZZ_EXAMPLES", "150"))
@@ -100,3 +102,40 @@ def test_html_pages_of_any_text_read_safely(lines: list[str]) -> None:
 @pytest.mark.parametrize("junk", ["<<<>>>", "<p><p><div></span>", "<!-- unclosed", "&bogus;"])
 def test_broken_html_still_reads(junk: str) -> None:
     check_records(html_to_source_text("page.html", f"<html><body>{junk}</body></html>"))
+
+
+# The delimiters as TeX-in-prose scanning first found them, by lookbehind patterns: the
+# reference `math_spans`'s quicker search must agree with.
+REFERENCE_OPENER = re.compile(r"(?<!\\)(?:\$\$?|\\\(|\\\[)")
+REFERENCE_DOLLAR = re.compile(r"(?<!\\)\$")
+
+
+def reference_delimiters(text: str) -> list[tuple[int, str]]:
+    """Every unescaped opener from each position, and the unescaped dollar after it."""
+    found = []
+    for position in range(len(text) + 1):
+        opener = REFERENCE_OPENER.search(text, position)
+        dollar = REFERENCE_DOLLAR.search(text, position)
+        found.append((opener.start() if opener else -1, opener.group() if opener else ""))
+        found.append((dollar.start() if dollar else -1, "$"))
+    return found
+
+
+@fuzz
+@given(st.text(alphabet="$\\()[]ax {}", max_size=40))
+@example("\\$$x$")
+@example("\\\\(x\\)")
+@example("$\\$")
+def test_math_delimiters_found_as_the_lookbehind_patterns_find_them(text: str) -> None:
+    ours = []
+    for position in range(len(text) + 1):
+        start = find_unescaped(text, MATH_OPENERS, position)
+        if start < 0:
+            opener = ""
+        elif text[start] == "$":
+            opener = "$$" if text.startswith("$$", start) else "$"
+        else:
+            opener = text[start : start + 2]
+        ours.append((start, opener))
+        ours.append((find_unescaped(text, ("$",), position), "$"))
+    assert ours == reference_delimiters(text)

@@ -8,10 +8,9 @@ from functools import lru_cache
 
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
-# Where a formula may start: "$$", "$", "\\(" or "\\[", not escaped.
-MATH_OPENER = re.compile(r"(?<!\\)(?:\$\$?|\\\(|\\\[)")
+# Where a formula may start: "$$", "$", "\\(" or "\\[", not escaped (see `find_unescaped`).
+MATH_OPENERS = ("$", "\\(", "\\[")
 MATH_CLOSER = {"\\(": re.compile(r"\\\)"), "\\[": re.compile(r"\\\]")}
-DOLLAR = re.compile(r"(?<!\\)\$")
 # Words a formula does not hold: three in a row, or a sentence's end, mean the dollars paired
 # across prose ("costs $5 and ... $10"), not around math. Text macros' arguments do not count.
 TEXT_ARGUMENT = re.compile(
@@ -43,6 +42,20 @@ def undo_doubled_escapes(tex: str) -> str:
     return DOUBLED_ESCAPE.sub(r"\\", tex)
 
 
+def find_unescaped(text: str, delimiters: tuple[str, ...], position: int) -> int:
+    """Where the first of `delimiters` not preceded by a backslash starts, from `position`;
+    -1 if none. `str.find` instead of a pattern that starts with a lookbehind, which the
+    regular-expression engine tries at every character of the text."""
+    while True:
+        found = [at for at in (text.find(d, position) for d in delimiters) if at >= 0]
+        if not found:
+            return -1
+        at = min(found)
+        if at == 0 or text[at - 1] != "\\":
+            return at
+        position = at + 1
+
+
 def math_spans(text: str) -> list[MathSpan]:
     """The formulas of a text, with TeX's own rule: each dollar closes the one before it.
 
@@ -55,28 +68,34 @@ def math_spans(text: str) -> list[MathSpan]:
         return []
     spans: list[MathSpan] = []
     position = 0
-    while opener := MATH_OPENER.search(text, position):
-        start, delimiter = opener.start(), opener.group()
+    # Only the openers the text holds: a find for an absent one scans to the end each time.
+    openers = tuple(opener for opener in MATH_OPENERS if opener in text)
+    while (start := find_unescaped(text, openers, position)) >= 0:
+        if text[start] != "$":
+            delimiter = text[start : start + 2]
+        else:
+            delimiter = "$$" if text.startswith("$$", start) else "$"
+        opened = start + len(delimiter)
         if delimiter in MATH_CLOSER:
-            closer = MATH_CLOSER[delimiter].search(text, opener.end())
-            if closer and _reads_as_math(text[opener.end() : closer.start()]):
-                tex = text[opener.end() : closer.start()].strip()
+            closer = MATH_CLOSER[delimiter].search(text, opened)
+            if closer and _reads_as_math(text[opened : closer.start()]):
+                tex = text[opened : closer.start()].strip()
                 spans.append(MathSpan(start, closer.end(), tex, delimiter == "\\["))
                 position = closer.end()
             else:
-                position = opener.end()
+                position = opened
             continue
-        closer = DOLLAR.search(text, opener.end())
-        if closer is None:
+        closing = find_unescaped(text, ("$",), opened)
+        if closing < 0:
             break
-        tex = text[opener.end() : closer.start()]
-        display = delimiter == "$$" and text.startswith("$$", closer.start())
-        end = closer.end() + (1 if display else 0)
+        tex = text[opened:closing]
+        display = delimiter == "$$" and text.startswith("$$", closing)
+        end = closing + (2 if display else 1)
         if delimiter == "$$" and not display:  # "$$x$": judged as the inline formula it is
             delimiter = "$"
         spaced = delimiter == "$" and (tex[:1].isspace() or tex[-1:].isspace() or tex[-1:] == "\\")
         if spaced or not _reads_as_math(tex):
-            position = opener.start() + len(opener.group()) if display else closer.start()
+            position = opened if display else closing
             if position <= start:
                 position = start + 1
             continue

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from confsite.text.plain import math_spans, plain_text
-from confsite.text.rich import render_rich_line
+from confsite.text.rich import _mathml_is_safe, render_rich_line
 
 
 def formulas(text: str) -> list[str]:
@@ -109,6 +109,30 @@ def test_the_reviews_page_keeps_its_sentences_out_of_math() -> None:
     assert html.count("<math") == 2
     assert "trained on small-size image patches" in html
     assert "<mi>t</mi>" not in html  # no word of the prose set as math letters
+
+
+@pytest.mark.parametrize(
+    ("mathml", "safe"),
+    [
+        ('<math xmlns="http://www.w3.org/1998/Math/MathML"><mi>x</mi></math>', True),
+        ("<math><mi>&#x0003C;</mi><mo>&#x00026;</mo><none/></math>", True),
+        ("<MATH><MI>x</MI></MATH>", True),  # HTML names are case-blind
+        ("<math><!-- a comment --><mi>x</mi></math>", True),
+        ("<math><mrow>\\x</mrow></math>", True),  # a backslash outside the symbol elements
+        ("<math><mi>\\alpha</mi></math>", False),  # an unknown command passed through
+        ("<math><mtext>costs $5</mtext></math>", False),
+        ("<math><mi><mrow>\\x</mrow></mi></math>", False),  # inside, however deep
+        ("<math><mi>&#x5c;x</mi></math>", False),  # a backslash written as a reference
+        ("<math><script>alert(1)</script></math>", False),
+        ("<math><mi class=\"a\">x</mi></math>", False),
+        ('<math href="javascript:alert(1)"><mi>x</mi></math>', False),
+        ('<math><mstyle mathvariant="javascript:x"></mstyle></math>', False),
+        ('<math xmlns:xlink="http://www.w3.org/1999/xlink"><mi>x</mi></math>', False),
+        ("<math><mi>x</mo>\\y</mi></math>", False),  # a stray end tag closes nothing
+    ],
+)
+def test_only_allowed_mathml_passes(mathml: str, safe: bool) -> None:
+    assert _mathml_is_safe(mathml) is safe
 
 
 @pytest.mark.parametrize(

@@ -173,7 +173,7 @@ class Views:
             "cite_keys",
         ):
             getattr(self.site, name)
-        for name in ("_collection_starts", "_positions", "_author_place", "_letters"):
+        for name in ("_collection_starts", "_positions", "_author_places", "_letters"):
             getattr(self, name)
 
     @cached_property
@@ -189,6 +189,17 @@ class Views:
     def _author_place(self) -> dict[str, int]:
         """Each author's place in the author index (sorted by family name)."""
         return {author.key: place for place, author in enumerate(self.site.authors)}
+
+    @cached_property
+    def _author_places(self) -> dict[str, tuple[int, ...]]:
+        """Each paper's authors by their places in the author index, each once (two
+        spellings of one person count once): an author page counts its co-authors by these,
+        and a paper is on the pages of all its authors."""
+        place, by_name = self._author_place, self.site.author_by_name
+        return {
+            paper.id: tuple({place[by_name[name].key] for name in paper.authors})
+            for paper in self.site.papers
+        }
 
     @cached_property
     def nav(self) -> list[dict[str, str]]:
@@ -515,10 +526,9 @@ class Views:
             )
         ordered = sorted(groups.items(), key=lambda item: (-(item[0][1] or 0), item[0][0] or ""))
         shared: Counter[int] = Counter()  # papers shared, per co-author's place in the index
-        own = self._author_place[author.key]
-        for paper in papers:
-            shared.update({self._author_place[site.author_by_name[n].key] for n in paper.authors})
-        del shared[own]
+        for paper_id in author.paper_ids:
+            shared.update(self._author_places[paper_id])
+        del shared[self._author_place[author.key]]
         # Most papers together first, then alphabetical (the index's order). The most frequent
         # only, as listings cap authors: one paper with thousands of authors would otherwise
         # put thousands of names on each of their pages.

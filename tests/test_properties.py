@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -14,6 +15,7 @@ from confsite.readers import CLEAR_SNIFF_SCORE, MIN_SNIFF_SCORE, READERS, sniff
 from confsite.readers.base import SourceText
 from confsite.readers.html_text import html_to_source_text
 from confsite.readers.sources import decode_source
+from confsite.render.terms import FOLDED_LETTERS, fold
 from confsite.text.plain import MATH_OPENERS, find_unescaped
 
 # CONFSITE_FUZZ_EXAMPLES=5000 pytest tests/test_properties.py runs a longer search locally.
@@ -139,3 +141,20 @@ def test_math_delimiters_found_as_the_lookbehind_patterns_find_them(text: str) -
         ours.append((start, opener))
         ours.append((find_unescaped(text, ("$",), position), "$"))
     assert ours == reference_delimiters(text)
+
+
+def reference_fold(text: str) -> str:
+    """Folding as first written: the whole text normalized, its marks deleted, then cased."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    marks = "".join(char for char in decomposed if unicodedata.category(char) == "Mn")
+    plain = unicodedata.normalize("NFC", decomposed.translate(dict.fromkeys(map(ord, marks))))
+    return plain.lower().translate(FOLDED_LETTERS)
+
+
+@fuzz
+@given(st.text(alphabet=st.one_of(st.sampled_from("aZs -Σ\u00a0"), st.characters()), max_size=12))
+@example("a\U0001d6ba b")  # a mathematical capital sigma: final after a letter
+@example("\U0001d6ba")
+@example("e\u0301\u0327 K\u212a Stra\u00dfe \u1e9e")
+def test_folding_run_by_run_folds_as_the_whole_text_folds(text: str) -> None:
+    assert fold(text) == reference_fold(text)

@@ -55,10 +55,32 @@ def _without_nonspacing_marks() -> dict[int, None]:
 def fold(text: str) -> str:
     """Text as it is indexed and searched: lower case, compatibility forms and accents gone
     (Schölkopf, Poincaré and 𝜸 become scholkopf, poincare, γ). The page folds the same way."""
-    if text.isascii():
-        return text.lower()
-    decomposed = unicodedata.normalize("NFKD", text.lower())
+    lowered = text.lower()
+    if lowered.isascii():
+        return lowered
+    try:
+        return NON_ASCII_RUN.sub(_folded_run, lowered)
+    except _CaseNeedsContext:
+        return _folded_run_text(lowered, whole=True)
+
+
+class _CaseNeedsContext(Exception):
+    """A run decomposed to a capital sigma, whose lower case depends on the letters around it."""
+
+
+def _folded_run(run: re.Match[str]) -> str:
+    return _folded_run_text(run.group())
+
+
+def _folded_run_text(text: str, whole: bool = False) -> str:
+    """Folds lower-cased text, a run of non-ASCII characters or a `whole` text. A run folds as
+    it would within its text, and far quicker than the whole text's normalization: ASCII is
+    its own decomposition, and the only characters that compose with ASCII are nonspacing
+    marks, which folding deletes."""
+    decomposed = unicodedata.normalize("NFKD", text)
     plain = unicodedata.normalize("NFC", _translated(decomposed, _without_nonspacing_marks()))
+    if not whole and "\u03a3" in plain:  # Σ: final or not, as the text around it says
+        raise _CaseNeedsContext
     return _translated(plain.lower(), FOLDED_LETTERS)
 
 

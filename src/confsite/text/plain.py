@@ -170,6 +170,10 @@ def may_hold_tex(text: str) -> bool:
     return "\\" in text or "$" in text
 
 
+# A paper's abstract and title are made plain several times in a row (a paper page's
+# description, meta tags, JSON-LD and RIS record; its index terms and search snippet): a
+# short memory spares the repeats without holding a corpus.
+@lru_cache(maxsize=256)
 def plain_text(text: str | None) -> str:
     """Readable plain text for places that cannot hold markup (<title>, meta tags, BibTeX notes):
     TeX rendered to Unicode, Markdown links reduced to their text."""

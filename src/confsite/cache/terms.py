@@ -57,14 +57,21 @@ class TermCache:
                 new[key] = paper
                 row[key] = len(stored.keys) + len(new) - 1
         vocabulary = Vocabulary(stored.vocabulary)
-        titles, abstracts = count_matrices(map(paper_terms, new.values()), 2, vocabulary)
+        added: list[str] = []  # the new texts' plain abstracts
+
+        def counted(paper: Paper) -> tuple:
+            terms = paper_terms(paper)
+            added.append(plain_abstract(paper))  # made plain just now: plain_text remembers it
+            return terms
+
+        titles, abstracts = count_matrices(map(counted, new.values()), 2, vocabulary)
         order = [row[key] for key in keys]
         width = len(vocabulary)
         title, abstract = (
             vstack([widened(old, width), widened(added, width)], format="csr")[order]
             for old, added in ((stored.title, titles), (stored.abstract, abstracts))
         )
-        plain = [*stored.abstracts, *map(plain_abstract, new.values())]
+        plain = [*stored.abstracts, *added]
         texts = [plain[number] for number in order]
         self._terms = canonical_terms(vocabulary.terms, title, abstract, keys, texts)
         return self._terms

@@ -163,5 +163,13 @@ def ris_record(paper: Paper, citation: Citation) -> str:
         lines.append(("AB", plain_text(paper.abstract)))
     lines += [("KW", keyword) for keyword in paper.keywords]
     lines += [("L2", link.url) for link in paper.links]
-    body = "".join(f"{tag}  - {' '.join(value.split())}\n" for tag, value in lines if value)
+    body = "".join(f"{tag}  - {_one_line(value)}\n" for tag, value in lines if value)
     return body + "ER  - \n"
+
+
+def _one_line(value: str) -> str:
+    """A value on one line, its white space single spaces; plain text (titles, abstracts) is
+    so already, and splitting an abstract to join it again costs more than this test."""
+    if value.isprintable() and "  " not in value:
+        return value.strip()
+    return " ".join(value.split())

@@ -91,9 +91,16 @@ def _translated(text: str, table: dict[int, Any]) -> str:
     return NON_ASCII_RUN.sub(lambda run: run.group().translate(table), text)
 
 
+# The ASCII controls Python's str.split takes for white space and JavaScript's \s does not.
+SPLIT_ONLY_CONTROLS = frozenset("\x1c\x1d\x1e\x1f")
+
+
 def tokens(text: str) -> list[str]:
     """The words of text, folded, split as lunr.js's tokenizer splits."""
-    return [word for word in SEPARATOR.split(fold(text)) if word]
+    folded = fold(text)
+    if folded.isascii() and SPLIT_ONLY_CONTROLS.isdisjoint(folded):
+        return folded.replace("-", " ").split()  # the same words, several times quicker
+    return [word for word in SEPARATOR.split(folded) if word]
 
 
 @cache  # a corpus has far fewer distinct words than words

@@ -24,6 +24,8 @@ def clean_text(text: str | None) -> str | None:
     """NFC, no invisible characters, every whitespace run one space; None when nothing is left."""
     if text is None:
         return None
+    if text.isascii() and text.isprintable():  # already NFC, nothing invisible, spaces only
+        return " ".join(text.split()) or None
     # str.split() splits on exactly the characters `\s` matches, and far faster than re.sub
     text = " ".join(INVISIBLE.sub("", unicodedata.normalize("NFC", text)).split())
     return text or None

@@ -50,6 +50,8 @@ def split_authors(text: str) -> list[str]:
 
 
 def is_author_list(text: str) -> bool:
+    if "·" not in text:  # most lines: spared the pattern's scan of a long abstract
+        return False
     names = AUTHOR_SEPARATOR.split(text)
     return len(names) >= 2 and all(0 < len(name) <= 80 for name in names)
 

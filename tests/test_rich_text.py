@@ -129,6 +129,11 @@ def test_the_reviews_page_keeps_its_sentences_out_of_math() -> None:
         ('<math><mstyle mathvariant="javascript:x"></mstyle></math>', False),
         ('<math xmlns:xlink="http://www.w3.org/1999/xlink"><mi>x</mi></math>', False),
         ("<math><mi>x</mo>\\y</mi></math>", False),  # a stray end tag closes nothing
+        ("<math><mtext><![CDATA[\\alpha]]></mtext></math>", False),  # CDATA is text
+        ("<math><mtext>&bsol;x</mtext></math>", False),  # a named reference, decoded
+        ("<math><mtext>&bsol x &dollar y</mtext></math>", False),  # without its semicolon too
+        ("<math><mtext>R&D &#xZZ; &#99999999;</mtext></math>", True),  # nothing to decode
+        ('<math><mi mathvariant="a:b" mathvariant="normal">x</mi></math>', False),  # any one
     ],
 )
 def test_only_allowed_mathml_passes(mathml: str, safe: bool) -> None:

@@ -16,25 +16,44 @@ from confsite.readers.base import SourceText
 from confsite.readers.html_text import html_to_source_text
 from confsite.readers.sources import decode_source
 from confsite.render.terms import FOLDED_LETTERS, fold
-from confsite.text.plain import MATH_OPENERS, find_unescaped
+from confsite.text.plain import MATH_OPENERS, UnescapedFinder, math_spans
 
 # CONFSITE_FUZZ_EXAMPLES=5000 pytest tests/test_properties.py runs a longer search locally.
 EXAMPLES = int(os.environ.get("CONFSITE_FUZZ_EXAMPLES", "150"))
-fuzz = settings(max_examples=EXAMPLES, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow])
+fuzz = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # Lines shaped like the dumps' own, so the generator reaches deep into every reader.
-DUMP_LINES = st.sampled_from([
-    "", "", "Poster Session 3", "Halle B", "Chat is not available.",
-    "Skip to yearly menu bar Skip to main content", "Spotlight Poster", "Outstanding Paper",
-    "Honorable Mention", "[ Virtual ]", "In-Person Poster presentation / top 5% paper",
-    "Virtual presentation / poster accept", "A Title About Learning", "Keller Jordan",
-    "Ann Author · Bo Author · Cy Author", "## [A Linked Title](#)", "## Plain title \\$x\\$",
-    "- Ann Author, Bo Author", "- abstract@[open-review\\(Poster\\)](#): We study things.",
-    "- abstract@[open-review\\(Or", "Get trending papers in your email inbox!",
-    "SubscribeTitle", "We propose a method. " * 12, "cut-off continuation of a sentence",
-    "<script>alert(1)</script>", "$\\mathcal{O}(n)$ \\textbf{bold} 50%", "\u202e\u200b\x00",
-])
+DUMP_LINES = st.sampled_from(
+    [
+        "",
+        "",
+        "Poster Session 3",
+        "Halle B",
+        "Chat is not available.",
+        "Skip to yearly menu bar Skip to main content",
+        "Spotlight Poster",
+        "Outstanding Paper",
+        "Honorable Mention",
+        "[ Virtual ]",
+        "In-Person Poster presentation / top 5% paper",
+        "Virtual presentation / poster accept",
+        "A Title About Learning",
+        "Keller Jordan",
+        "Ann Author · Bo Author · Cy Author",
+        "## [A Linked Title](#)",
+        "## Plain title \\$x\\$",
+        "- Ann Author, Bo Author",
+        "- abstract@[open-review\\(Poster\\)](#): We study things.",
+        "- abstract@[open-review\\(Or",
+        "Get trending papers in your email inbox!",
+        "SubscribeTitle",
+        "We propose a method. " * 12,
+        "cut-off continuation of a sentence",
+        "<script>alert(1)</script>",
+        "$\\mathcal{O}(n)$ \\textbf{bold} 50%",
+        "\u202e\u200b\x00",
+    ]
+)
 DUMPS = st.one_of(
     st.lists(st.one_of(DUMP_LINES, st.text(max_size=80)), max_size=60).map("\n".join),
     st.text(max_size=400),
@@ -123,24 +142,45 @@ def reference_delimiters(text: str) -> list[tuple[int, str]]:
     return found
 
 
+class ReferenceFinder:
+    """UnescapedFinder as the lookbehind patterns find: the reference it must agree with."""
+
+    def __init__(self, text: str, delimiters: tuple[str, ...]) -> None:
+        self.text = text
+        self.pattern = REFERENCE_OPENER if len(delimiters) > 1 else REFERENCE_DOLLAR
+
+    def find(self, position: int) -> int:
+        found = self.pattern.search(self.text, position)
+        return found.start() if found else -1
+
+
+MATH_TEXT = st.text(alphabet="$\\()[]ax {}", max_size=40)
+
+
 @fuzz
-@given(st.text(alphabet="$\\()[]ax {}", max_size=40))
+@given(MATH_TEXT)
 @example("\\$$x$")
 @example("\\\\(x\\)")
 @example("$\\$")
-def test_math_delimiters_found_as_the_lookbehind_patterns_find_them(text: str) -> None:
-    ours = []
-    for position in range(len(text) + 1):
-        start = find_unescaped(text, MATH_OPENERS, position)
-        if start < 0:
-            opener = ""
-        elif text[start] == "$":
-            opener = "$$" if text.startswith("$$", start) else "$"
-        else:
-            opener = text[start : start + 2]
-        ours.append((start, opener))
-        ours.append((find_unescaped(text, ("$",), position), "$"))
-    assert ours == reference_delimiters(text)
+def test_delimiters_are_found_as_the_lookbehind_patterns_find_them(text: str) -> None:
+    positions = [*range(len(text) + 1), *reversed(range(len(text) + 1))]  # the keeping too
+    for delimiters in (MATH_OPENERS, ("$",)):
+        ours, reference = UnescapedFinder(text, delimiters), ReferenceFinder(text, delimiters)
+        assert [ours.find(p) for p in positions] == [reference.find(p) for p in positions]
+
+
+@fuzz
+@given(
+    st.one_of(
+        MATH_TEXT, st.lists(st.sampled_from(["$x$", "\\$", "\\(", "a b c", " "])).map("".join)
+    )
+)
+@example("x \\$ " * 50 + "\\(y\\)")
+def test_formulas_are_found_as_with_the_lookbehind_patterns(text: str) -> None:
+    ours = math_spans(text)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("confsite.text.plain.UnescapedFinder", ReferenceFinder)
+        assert ours == math_spans(text)
 
 
 def reference_fold(text: str) -> str:

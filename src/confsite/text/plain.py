@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
-# Where a formula may start: "$$", "$", "\\(" or "\\[", not escaped (see `find_unescaped`).
+# Where a formula may start: "$$", "$", "\\(" or "\\[", not escaped (see `UnescapedFinder`).
 MATH_OPENERS = ("$", "\\(", "\\[")
 MATH_CLOSER = {"\\(": re.compile(r"\\\)"), "\\[": re.compile(r"\\\]")}
 # Words a formula does not hold: three in a row, or a sentence's end, mean the dollars paired
@@ -42,18 +42,32 @@ def undo_doubled_escapes(tex: str) -> str:
     return DOUBLED_ESCAPE.sub(r"\\", tex)
 
 
-def find_unescaped(text: str, delimiters: tuple[str, ...], position: int) -> int:
-    """Where the first of `delimiters` not preceded by a backslash starts, from `position`;
-    -1 if none. `str.find` instead of a pattern that starts with a lookbehind, which the
-    regular-expression engine tries at every character of the text."""
-    while True:
-        found = [at for at in (text.find(d, position) for d in delimiters) if at >= 0]
-        if not found:
-            return -1
-        at = min(found)
-        if at == 0 or text[at - 1] != "\\":
-            return at
-        position = at + 1
+class UnescapedFinder:
+    """Finds the first of some delimiters not preceded by a backslash. `str.find` instead of a
+    pattern that starts with a lookbehind, which the regular-expression engine tries at every
+    character; each delimiter's next place is kept, so a text full of escaped dollars is not
+    searched again for a delimiter far ahead."""
+
+    def __init__(self, text: str, delimiters: tuple[str, ...]) -> None:
+        self.text = text
+        # Per delimiter: where the last search started, and what it found there (-1: none).
+        self._found = {delimiter: (len(text) + 1, -1) for delimiter in delimiters}
+
+    def find(self, position: int) -> int:
+        """Where the first unescaped delimiter at or after `position` starts; -1 if none."""
+        while True:
+            found = [at for d in self._found if (at := self._next(d, position)) >= 0]
+            at = min(found, default=-1)
+            if at <= 0 or self.text[at - 1] != "\\":
+                return at
+            position = at + 1
+
+    def _next(self, delimiter: str, position: int) -> int:
+        searched_from, at = self._found[delimiter]
+        if searched_from > position or -1 < at < position:  # not known from here: search
+            at = self.text.find(delimiter, position)
+            self._found[delimiter] = (position, at)
+        return at
 
 
 def math_spans(text: str) -> list[MathSpan]:
@@ -68,9 +82,8 @@ def math_spans(text: str) -> list[MathSpan]:
         return []
     spans: list[MathSpan] = []
     position = 0
-    # Only the openers the text holds: a find for an absent one scans to the end each time.
-    openers = tuple(opener for opener in MATH_OPENERS if opener in text)
-    while (start := find_unescaped(text, openers, position)) >= 0:
+    openers, dollars = UnescapedFinder(text, MATH_OPENERS), UnescapedFinder(text, ("$",))
+    while (start := openers.find(position)) >= 0:
         if text[start] != "$":
             delimiter = text[start : start + 2]
         else:
@@ -85,7 +98,7 @@ def math_spans(text: str) -> list[MathSpan]:
             else:
                 position = opened
             continue
-        closing = find_unescaped(text, ("$",), opened)
+        closing = dollars.find(opened)
         if closing < 0:
             break
         tex = text[opened:closing]
@@ -189,8 +202,9 @@ def plain_text(text: str | None) -> str:
     return _tex_plain_text(text)
 
 
-# Only text with TeX is cached: with every text in it, a pass over all titles, abstracts and
-# author lists would evict each entry before its next use, parsing TeX again on every pass.
+# Text with TeX is also kept here, long enough to outlast a pass over the corpus; only that
+# text, as with every text in it a pass over all titles, abstracts and author lists would
+# evict each entry before its next use, parsing TeX again on every pass.
 @lru_cache(maxsize=20_000)
 def _tex_plain_text(text: str) -> str:
     pieces, position = [], 0

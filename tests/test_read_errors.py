@@ -12,6 +12,7 @@ import pytest
 from conftest import SEEDS
 
 from confsite.diagnostics import ConfsiteError, ConfsiteErrors, Diagnostics
+from confsite.output.processes import fork_is_safe
 from confsite.pipeline import BuildOptions, build
 
 GOOD = (SEEDS / "iclr2022-outstanding-papers.txt").read_bytes()
@@ -123,8 +124,10 @@ def test_sources_are_read_in_worker_processes_and_reported_in_order(
     """With two jobs, the sources are read in forked workers (each says where it was read),
     and their errors still come in the order of site.yaml."""
 
-    def read_elsewhere(config, source, readers):  # noqa: ANN001, ANN202 - read_source's
+    def read_elsewhere(config, source, readers):  # noqa: ANN001, ANN202 - stands in for read_source
         raise ConfsiteError(source.path, f"read in process {os.getpid()}")
+
+    assert fork_is_safe(), "a thread left running by an earlier test: workers cannot fork"
 
     monkeypatch.setattr("confsite.cache.inputs.read_source", read_elsewhere)
     project = write_project(tmp_path, {name: GOOD for name in ("c.txt", "a.txt", "b.txt")})

@@ -125,7 +125,9 @@ class CachedReading:
         several: reading is the build's longest stretch on one core."""
         fresh = [i for i, key in enumerate(self.keys) if key not in self.cache.sources]
         if jobs > 1 and len(fresh) > 1:
-            with worker_pool(_FreshSources(self.config, self.readers), jobs) as pool:
+            with worker_pool(
+                _FreshSources(self.config, self.readers), min(jobs, len(fresh))
+            ) as pool:
                 for index, outcome in pool.map_unordered("read", fresh):
                     self._outcomes[index] = outcome
         return read_every_source(range(len(self.keys)), self.read_one)
@@ -151,7 +153,7 @@ class CachedReading:
             diagnostics.problems.extend(cache.problems)
             return cache.papers
         entries = [
-            self._normalized.pop(index, None) or normalize_source(read, index)
+            self._normalized_entries(read, index)
             if index in self.fresh
             else cache.sources[key].entries
             for index, (read, key) in enumerate(zip(reads, self.keys, strict=True))
@@ -168,3 +170,8 @@ class CachedReading:
         cache = InputCache(sources, self.inputs_key, papers, problems)
         save_pickle(self.path, self.fingerprint, cache)
         return papers
+
+    def _normalized_entries(self, read: SourceReading, index: int) -> tuple[Entry, ...]:
+        """A fresh source's entries: as a reading worker made them, or made here."""
+        entries = self._normalized.pop(index, None)
+        return normalize_source(read, index) if entries is None else entries

@@ -57,11 +57,11 @@ class TermCache:
                 new[key] = paper
                 row[key] = len(stored.keys) + len(new) - 1
         vocabulary = Vocabulary(stored.vocabulary)
-        added: list[str] = []  # the new texts' plain abstracts
+        new_abstracts: list[str] = []  # the new texts' plain abstracts
 
         def counted(paper: Paper) -> tuple:
             terms = paper_terms(paper)
-            added.append(plain_abstract(paper))  # made plain just now: plain_text remembers it
+            new_abstracts.append(plain_abstract(paper))  # plain_text remembers it from just now
             return terms
 
         titles, abstracts = count_matrices(map(counted, new.values()), 2, vocabulary)
@@ -71,7 +71,7 @@ class TermCache:
             vstack([widened(old, width), widened(added, width)], format="csr")[order]
             for old, added in ((stored.title, titles), (stored.abstract, abstracts))
         )
-        plain = [*stored.abstracts, *added]
+        plain = [*stored.abstracts, *new_abstracts]
         texts = [plain[number] for number in order]
         self._terms = canonical_terms(vocabulary.terms, title, abstract, keys, texts)
         return self._terms

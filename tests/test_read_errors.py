@@ -3,7 +3,6 @@ exit status 1 and nothing written."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +11,6 @@ import pytest
 from conftest import SEEDS
 
 from confsite.diagnostics import ConfsiteError, ConfsiteErrors, Diagnostics
-from confsite.output.processes import fork_is_safe
 from confsite.pipeline import BuildOptions, build
 
 GOOD = (SEEDS / "iclr2022-outstanding-papers.txt").read_bytes()
@@ -89,11 +87,10 @@ def test_a_forced_format_that_fails_says_it_was_forced(tmp_path: Path) -> None:
     assert detected.startswith("error: c.txt:1: not a recognised dump format")
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_the_build_raises_one_error_holding_each_source_error(tmp_path: Path, jobs: int) -> None:
+def test_the_build_raises_one_error_holding_each_source_error(tmp_path: Path) -> None:
     project = write_project(tmp_path, {"a.txt": UNKNOWN, "b.txt": b"", "c.txt": GOOD})
     with pytest.raises(ConfsiteErrors) as raised:
-        build(BuildOptions(config_path=project / "site.yaml", jobs=jobs), Diagnostics())
+        build(BuildOptions(config_path=project / "site.yaml", jobs=1), Diagnostics())
     assert [str(error.loc) for error in raised.value.errors] == ["a.txt:1", "b.txt:1"]
     assert str(raised.value).count("\n") == 1  # one line per error
     assert isinstance(raised.value, ConfsiteError)  # caught wherever one error is
@@ -116,23 +113,3 @@ def test_errors_of_cached_and_fresh_sources_alike(tmp_path: Path) -> None:
     (project / "site.yaml").write_text(config, encoding="utf-8")
     errors = error_lines(run_cli(project, "build").stderr)
     assert [line.split(": ", 2)[1] for line in errors] == ["b.txt:1", "c.txt:1"]
-
-
-def test_sources_are_read_in_worker_processes_and_reported_in_order(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """With two jobs, the sources are read in forked workers (each says where it was read),
-    and their errors still come in the order of site.yaml."""
-
-    def read_elsewhere(config, source, readers):  # noqa: ANN001, ANN202 - stands in for read_source
-        raise ConfsiteError(source.path, f"read in process {os.getpid()}")
-
-    assert fork_is_safe(), "a thread left running by an earlier test: workers cannot fork"
-
-    monkeypatch.setattr("confsite.cache.inputs.read_source", read_elsewhere)
-    project = write_project(tmp_path, {name: GOOD for name in ("c.txt", "a.txt", "b.txt")})
-    with pytest.raises(ConfsiteErrors) as raised:
-        build(BuildOptions(config_path=project / "site.yaml", jobs=2), Diagnostics())
-    assert [error.loc.path for error in raised.value.errors] == ["c.txt", "a.txt", "b.txt"]
-    readers = {int(error.message.rsplit(" ", 1)[1]) for error in raised.value.errors}
-    assert os.getpid() not in readers

@@ -171,8 +171,7 @@ def _built_anew(
 ) -> BuildResult:
     """Read, merge, model and render: every page whose key changed is rendered again, the rest
     of the site is linked from the current one."""
-    jobs = options.jobs or default_jobs()
-    reads = found.reading.read(jobs)
+    reads = found.reading.read()
     report_reading(reads, diagnostics)
     timer.lap("read")
     papers = found.reading.merge(reads, diagnostics)
@@ -182,6 +181,7 @@ def _built_anew(
     from_inputs = len(diagnostics.problems)
     people = load_author_overrides(found.config)
     result = BuildResult(found.config, found.out_dir, reads, papers, diagnostics)
+    jobs = options.jobs or default_jobs()
     caches = found.caches
     staged = staged_site(found.out_dir, found.previous, caches.manifest)
     with build_lock(caches.lock), staged as writer:

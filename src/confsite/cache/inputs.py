@@ -15,11 +15,10 @@ import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..config import SiteConfig, SourceConfig
-from ..diagnostics import ConfsiteError, Diagnostics, Problem
+from ..config import SiteConfig
+from ..diagnostics import Diagnostics, Problem
 from ..model.papers import merge_sources, normalize_source, overrides_path
 from ..model.records import Entry, Paper
-from ..output.processes import worker_pool
 from ..readers.base import RawRecord
 from ..readers.registry import Registry
 from ..readers.sources import SourceReading, read_every_source, read_source
@@ -55,41 +54,6 @@ def file_bytes(path: Path) -> bytes | None:
         return None
 
 
-@dataclass(frozen=True)
-class FreshSource:
-    """A source read and normalized in a worker process, as it travels back: its reader by
-    name (a site's reader module need not pickle)."""
-
-    reader: str
-    detected: bool
-    records: tuple[RawRecord, ...]
-    problems: tuple[Problem, ...]
-    entries: tuple[Entry, ...]
-
-    def reading(self, source: SourceConfig, readers: Registry) -> SourceReading:
-        reader = readers.by_name(self.reader)
-        records = self.records
-        return SourceReading(source, reader, self.detected, records, len(records), self.problems)
-
-
-@dataclass(frozen=True)
-class _FreshSources:
-    """What the reading workers run: one source read and normalized, by its index."""
-
-    config: SiteConfig
-    readers: Registry
-
-    def read(self, index: int) -> tuple[int, FreshSource | ConfsiteError]:
-        try:
-            read = read_source(self.config, self.config.sources[index], self.readers)
-        except ConfsiteError as err:
-            return index, err
-        entries = normalize_source(read, index)
-        return index, FreshSource(
-            read.reader.name, read.detected, read.records, read.problems, entries
-        )
-
-
 class CachedReading:
     """Reading and merging with the input cache: unchanged sources are not read again, and
     unchanged inputs are not merged again (the warnings reading and merging gave are kept with
@@ -110,8 +74,6 @@ class CachedReading:
         overrides_bytes = file_bytes(overrides[0]) if overrides else None
         self.inputs_key = hex_digest(fingerprint, located, self.keys, overrides_bytes)
         self.fresh: set[int] = set()  # sources read anew, not taken from the cache
-        self._outcomes: dict[int, FreshSource | ConfsiteError] = {}  # read by workers
-        self._normalized: dict[int, tuple[Entry, ...]] = {}  # their entries, until merged
 
     @functools.cached_property
     def cache(self) -> InputCache:
@@ -119,30 +81,15 @@ class CachedReading:
         nothing to do never needs it."""
         return load_pickle(self.path, self.fingerprint, InputCache) or InputCache()
 
-    def read(self, jobs: int = 1) -> list[SourceReading]:
-        """Every source, from the cache or read anew; ConfsiteError names every bad one. The
-        sources to read anew are read and normalized in `jobs` processes when there are
-        several: reading is the build's longest stretch on one core."""
-        fresh = [i for i, key in enumerate(self.keys) if key not in self.cache.sources]
-        if jobs > 1 and len(fresh) > 1:
-            with worker_pool(
-                _FreshSources(self.config, self.readers), min(jobs, len(fresh))
-            ) as pool:
-                for index, outcome in pool.map_unordered("read", fresh):
-                    self._outcomes[index] = outcome
+    def read(self) -> list[SourceReading]:
+        """Every source, from the cache or read anew; ConfsiteError names every bad one."""
         return read_every_source(range(len(self.keys)), self.read_one)
 
     def read_one(self, index: int) -> SourceReading:
         source, hit = self.config.sources[index], self.cache.sources.get(self.keys[index])
         if hit is None:
             self.fresh.add(index)
-            outcome = self._outcomes.pop(index, None)
-            if outcome is None:
-                return read_source(self.config, source, self.readers)
-            if isinstance(outcome, ConfsiteError):
-                raise outcome
-            self._normalized[index] = outcome.entries
-            return outcome.reading(source, self.readers)
+            return read_source(self.config, source, self.readers)
         reader = self.readers.by_name(hit.reader)
         records = hit.records
         return SourceReading(source, reader, hit.detected, records, len(records), hit.problems)
@@ -153,9 +100,7 @@ class CachedReading:
             diagnostics.problems.extend(cache.problems)
             return cache.papers
         entries = [
-            self._normalized_entries(read, index)
-            if index in self.fresh
-            else cache.sources[key].entries
+            normalize_source(read, index) if index in self.fresh else cache.sources[key].entries
             for index, (read, key) in enumerate(zip(reads, self.keys, strict=True))
         ]
         already = len(diagnostics.problems)
@@ -170,8 +115,3 @@ class CachedReading:
         cache = InputCache(sources, self.inputs_key, papers, problems)
         save_pickle(self.path, self.fingerprint, cache)
         return papers
-
-    def _normalized_entries(self, read: SourceReading, index: int) -> tuple[Entry, ...]:
-        """A fresh source's entries: as a reading worker made them, or made here."""
-        entries = self._normalized.pop(index, None)
-        return normalize_source(read, index) if entries is None else entries

@@ -11,11 +11,13 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from confsite.diagnostics import ConfsiteError
+from confsite.model.normalize import INVISIBLE, clean_text
 from confsite.readers import CLEAR_SNIFF_SCORE, MIN_SNIFF_SCORE, READERS, sniff
 from confsite.readers.base import SourceText
 from confsite.readers.html_text import html_to_source_text
 from confsite.readers.sources import decode_source
-from confsite.render.terms import FOLDED_LETTERS, fold
+from confsite.render.citation import _one_line
+from confsite.render.terms import FOLDED_LETTERS, SEPARATOR, fold, tokens
 from confsite.text.plain import MATH_OPENERS, UnescapedFinder, math_spans
 
 # CONFSITE_FUZZ_EXAMPLES=5000 pytest tests/test_properties.py runs a longer search locally.
@@ -198,3 +200,28 @@ def reference_fold(text: str) -> str:
 @example("e\u0301\u0327 K\u212a Stra\u00dfe \u1e9e")
 def test_folding_run_by_run_folds_as_the_whole_text_folds(text: str) -> None:
     assert fold(text) == reference_fold(text)
+
+
+SPACED_TEXT = st.text(
+    alphabet=st.one_of(st.sampled_from(" \t\n\x0b\x1c\x85\xa0\u2003\u3000-aZé∈"), st.characters()),
+    max_size=20,
+)
+
+
+@fuzz
+@given(SPACED_TEXT)
+def test_a_ris_value_is_on_one_line_as_split_and_joined(value: str) -> None:
+    assert _one_line(value) == " ".join(value.split())
+
+
+@fuzz
+@given(SPACED_TEXT)
+def test_index_words_are_split_as_lunr_splits(text: str) -> None:
+    assert tokens(text) == [word for word in SEPARATOR.split(fold(text)) if word]
+
+
+@fuzz
+@given(st.one_of(SPACED_TEXT, st.text(alphabet=st.characters(max_codepoint=127))))
+def test_clean_text_is_nfc_without_invisibles_and_with_single_spaces(text: str) -> None:
+    expected = " ".join(INVISIBLE.sub("", unicodedata.normalize("NFC", text)).split())
+    assert clean_text(text) == (expected or None)

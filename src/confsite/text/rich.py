@@ -36,17 +36,29 @@ def _argument(name: str) -> str:
 
 # Old-style font groups: "{\\bf x}", "{\\textbf P}rototypes".
 GROUP_MACROS = {
-    "bf": "strong", "textbf": "strong", "it": "em", "em": "em", "textit": "em", "sc": "span"
+    "bf": "strong",
+    "textbf": "strong",
+    "it": "em",
+    "em": "em",
+    "textit": "em",
+    "sc": "span",
 }
 INLINE = re.compile(
     r"\[(?P<link_text>[^\[\]]+)\]\((?P<link_url>[^()\s]+)\)"
     r"|<(?P<autolink>https?://[^<>\s]+)>"
     r"|\\url\{(?P<url_macro>[^{}]*)\}"
-    r"|\\(?P<macro>" + "|".join(TEXT_MACROS) + r")" + _argument("macro_arg")
-    + r"|\{\\(?P<group_macro>" + "|".join(GROUP_MACROS) + r")\s+(?P<group_arg>[^{}]*)\}"
+    r"|\\(?P<macro>"
+    + "|".join(TEXT_MACROS)
+    + r")"
+    + _argument("macro_arg")
+    + r"|\{\\(?P<group_macro>"
+    + "|".join(GROUP_MACROS)
+    + r")\s+(?P<group_arg>[^{}]*)\}"
     # A citation key cannot be resolved here; the scrape sometimes lost its backslash.
-    + r"|(?:\\|(?<![A-Za-z]))cite[tp]?\*?" + _argument("cite")
-    + r"|~?(?:\\|(?<![A-Za-z]))footnote" + _argument("footnote")
+    + r"|(?:\\|(?<![A-Za-z]))cite[tp]?\*?"
+    + _argument("cite")
+    + r"|~?(?:\\|(?<![A-Za-z]))footnote"
+    + _argument("footnote")
     + r"|(?P<bare_url>https?://[^\s<>\"'\]\[)(]+[^\s<>\"'\]\[)(.,;:!?])"
     r"|``(?P<quoted>[^`'\"\u201d]+)(?:''|[\"\u201d])"
     r"|\*\*(?P<bold>[^*\s](?:[^*]*?[^*\s])?)\*\*"
@@ -76,8 +88,10 @@ class _MathMLCheck(HTMLParser):
     """Reads latex2mathml's output with the standard library's HTML parser (what
     BeautifulSoup's "html.parser" reads with, without building a tree: it took 0.5 ms a
     formula) and says whether it holds only the MathML we allow. Character references are
-    decoded as BeautifulSoup decoded them (a known name with or without its semicolon), and a
-    CDATA section's text is text, so neither hides a backslash."""
+    decoded as BeautifulSoup decoded them (a known name with or without its semicolon), so none
+    hides a backslash. latex2mathml writes no comment, CDATA, declaration or processing
+    instruction: one comes from the scraped TeX, and a browser may end it sooner than this
+    parser does (`<!-->` ends a comment), leaving markup after it live."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=False)
@@ -109,9 +123,17 @@ class _MathMLCheck(HTMLParser):
         except (ValueError, OverflowError):
             pass
 
+    def handle_comment(self, data: str) -> None:
+        self.safe = False
+
+    def handle_decl(self, decl: str) -> None:
+        self.safe = False
+
+    def handle_pi(self, data: str) -> None:
+        self.safe = False
+
     def unknown_decl(self, data: str) -> None:
-        if data.startswith("CDATA["):
-            self.handle_data(data[len("CDATA[") :])
+        self.safe = False
 
     def _check(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag not in MATHML_TAGS:
@@ -123,8 +145,11 @@ class _MathMLCheck(HTMLParser):
 
 def _mathml_is_safe(mathml: str) -> bool:
     check = _MathMLCheck()
-    check.feed(mathml)
-    check.close()
+    try:
+        check.feed(mathml)
+        check.close()
+    except AssertionError:  # markup the parser cannot read ("<![foo[") is not ours
+        return False
     return check.safe
 
 
@@ -144,8 +169,19 @@ def render_math(tex: str, display: bool) -> Markup:
 # TeX's named symbols, and the abbreviation macros of common conference styles (cvpr.sty's
 # \\eg, \\ie, \\etal), in prose: what they print.
 TEX_SYMBOLS = {
-    "LaTeX": "LaTeX", "TeX": "TeX", "textdegree": "°", "L": "Ł", "l": "ł", "o": "ø",
-    "O": "Ø", "ss": "ß", "ae": "æ", "AE": "Æ", "eg": "e.g.", "ie": "i.e.", "etal": "et al.",
+    "LaTeX": "LaTeX",
+    "TeX": "TeX",
+    "textdegree": "°",
+    "L": "Ł",
+    "l": "ł",
+    "o": "ø",
+    "O": "Ø",
+    "ss": "ß",
+    "ae": "æ",
+    "AE": "Æ",
+    "eg": "e.g.",
+    "ie": "i.e.",
+    "etal": "et al.",
 }
 # A letter macro takes the space after it ("\\L ojasiewicz"); a word macro leaves it ("\\eg x").
 LETTER_MACROS = ("L", "l", "o", "O", "ss", "ae", "AE")

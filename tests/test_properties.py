@@ -22,40 +22,21 @@ from confsite.text.plain import MATH_OPENERS, UnescapedFinder, math_spans
 
 # CONFSITE_FUZZ_EXAMPLES=5000 pytest tests/test_properties.py runs a longer search locally.
 EXAMPLES = int(os.environ.get("CONFSITE_FUZZ_EXAMPLES", "150"))
-fuzz = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+fuzz = settings(max_examples=EXAMPLES, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow])
 
 # Lines shaped like the dumps' own, so the generator reaches deep into every reader.
-DUMP_LINES = st.sampled_from(
-    [
-        "",
-        "",
-        "Poster Session 3",
-        "Halle B",
-        "Chat is not available.",
-        "Skip to yearly menu bar Skip to main content",
-        "Spotlight Poster",
-        "Outstanding Paper",
-        "Honorable Mention",
-        "[ Virtual ]",
-        "In-Person Poster presentation / top 5% paper",
-        "Virtual presentation / poster accept",
-        "A Title About Learning",
-        "Keller Jordan",
-        "Ann Author · Bo Author · Cy Author",
-        "## [A Linked Title](#)",
-        "## Plain title \\$x\\$",
-        "- Ann Author, Bo Author",
-        "- abstract@[open-review\\(Poster\\)](#): We study things.",
-        "- abstract@[open-review\\(Or",
-        "Get trending papers in your email inbox!",
-        "SubscribeTitle",
-        "We propose a method. " * 12,
-        "cut-off continuation of a sentence",
-        "<script>alert(1)</script>",
-        "$\\mathcal{O}(n)$ \\textbf{bold} 50%",
-        "\u202e\u200b\x00",
-    ]
-)
+DUMP_LINES = st.sampled_from([
+    "", "", "Poster Session 3", "Halle B", "Chat is not available.",
+    "Skip to yearly menu bar Skip to main content", "Spotlight Poster", "Outstanding Paper",
+    "Honorable Mention", "[ Virtual ]", "In-Person Poster presentation / top 5% paper",
+    "Virtual presentation / poster accept", "A Title About Learning", "Keller Jordan",
+    "Ann Author · Bo Author · Cy Author", "## [A Linked Title](#)", "## Plain title \\$x\\$",
+    "- Ann Author, Bo Author", "- abstract@[open-review\\(Poster\\)](#): We study things.",
+    "- abstract@[open-review\\(Or", "Get trending papers in your email inbox!",
+    "SubscribeTitle", "We propose a method. " * 12, "cut-off continuation of a sentence",
+    "<script>alert(1)</script>", "$\\mathcal{O}(n)$ \\textbf{bold} 50%", "\u202e\u200b\x00",
+])
 DUMPS = st.one_of(
     st.lists(st.one_of(DUMP_LINES, st.text(max_size=80)), max_size=60).map("\n".join),
     st.text(max_size=400),

@@ -54,14 +54,17 @@ def _without_nonspacing_marks() -> dict[int, None]:
 
 def fold(text: str) -> str:
     """Text as it is indexed and searched: lower case, compatibility forms and accents gone
-    (Schölkopf, Poincaré and 𝜸 become scholkopf, poincare, γ). The page folds the same way."""
+    (Schölkopf, Poincaré and 𝜸 become scholkopf, poincare, γ). The page folds the same way.
+    Only the runs of non-ASCII characters are normalized, far quicker than the whole text: ASCII
+    is its own decomposition, and the only characters that compose with ASCII are nonspacing
+    marks, which folding deletes."""
     lowered = text.lower()
     if lowered.isascii():
         return lowered
     try:
         return NON_ASCII_RUN.sub(_folded_run, lowered)
     except _CaseNeedsContext:
-        return _folded_run_text(lowered, whole=True)
+        return _cased(_unmarked(lowered))
 
 
 class _CaseNeedsContext(Exception):
@@ -69,19 +72,20 @@ class _CaseNeedsContext(Exception):
 
 
 def _folded_run(run: re.Match[str]) -> str:
-    return _folded_run_text(run.group())
-
-
-def _folded_run_text(text: str, whole: bool = False) -> str:
-    """Folds lower-cased text, a run of non-ASCII characters or a `whole` text. A run folds as
-    it would within its text, and far quicker than the whole text's normalization: ASCII is
-    its own decomposition, and the only characters that compose with ASCII are nonspacing
-    marks, which folding deletes."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    plain = unicodedata.normalize("NFC", _translated(decomposed, _without_nonspacing_marks()))
-    if not whole and "\u03a3" in plain:  # Σ: final or not, as the text around it says
+    plain = _unmarked(run.group())
+    if "\u03a3" in plain:  # Σ: final or not, as the text around it says
         raise _CaseNeedsContext
-    return _translated(plain.lower(), FOLDED_LETTERS)
+    return _cased(plain)
+
+
+def _unmarked(text: str) -> str:
+    """Compatibility forms decomposed, nonspacing marks deleted, the rest composed again."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return unicodedata.normalize("NFC", _translated(decomposed, _without_nonspacing_marks()))
+
+
+def _cased(text: str) -> str:
+    return _translated(text.lower(), FOLDED_LETTERS)
 
 
 def _translated(text: str, table: dict[int, Any]) -> str:

@@ -36,29 +36,17 @@ def _argument(name: str) -> str:
 
 # Old-style font groups: "{\\bf x}", "{\\textbf P}rototypes".
 GROUP_MACROS = {
-    "bf": "strong",
-    "textbf": "strong",
-    "it": "em",
-    "em": "em",
-    "textit": "em",
-    "sc": "span",
+    "bf": "strong", "textbf": "strong", "it": "em", "em": "em", "textit": "em", "sc": "span"
 }
 INLINE = re.compile(
     r"\[(?P<link_text>[^\[\]]+)\]\((?P<link_url>[^()\s]+)\)"
     r"|<(?P<autolink>https?://[^<>\s]+)>"
     r"|\\url\{(?P<url_macro>[^{}]*)\}"
-    r"|\\(?P<macro>"
-    + "|".join(TEXT_MACROS)
-    + r")"
-    + _argument("macro_arg")
-    + r"|\{\\(?P<group_macro>"
-    + "|".join(GROUP_MACROS)
-    + r")\s+(?P<group_arg>[^{}]*)\}"
+    r"|\\(?P<macro>" + "|".join(TEXT_MACROS) + r")" + _argument("macro_arg")
+    + r"|\{\\(?P<group_macro>" + "|".join(GROUP_MACROS) + r")\s+(?P<group_arg>[^{}]*)\}"
     # A citation key cannot be resolved here; the scrape sometimes lost its backslash.
-    + r"|(?:\\|(?<![A-Za-z]))cite[tp]?\*?"
-    + _argument("cite")
-    + r"|~?(?:\\|(?<![A-Za-z]))footnote"
-    + _argument("footnote")
+    + r"|(?:\\|(?<![A-Za-z]))cite[tp]?\*?" + _argument("cite")
+    + r"|~?(?:\\|(?<![A-Za-z]))footnote" + _argument("footnote")
     + r"|(?P<bare_url>https?://[^\s<>\"'\]\[)(]+[^\s<>\"'\]\[)(.,;:!?])"
     r"|``(?P<quoted>[^`'\"\u201d]+)(?:''|[\"\u201d])"
     r"|\*\*(?P<bold>[^*\s](?:[^*]*?[^*\s])?)\*\*"
@@ -123,17 +111,10 @@ class _MathMLCheck(HTMLParser):
         except (ValueError, OverflowError):
             pass
 
-    def handle_comment(self, data: str) -> None:
+    def _not_written_by_latex2mathml(self, data: str) -> None:
         self.safe = False
 
-    def handle_decl(self, decl: str) -> None:
-        self.safe = False
-
-    def handle_pi(self, data: str) -> None:
-        self.safe = False
-
-    def unknown_decl(self, data: str) -> None:
-        self.safe = False
+    handle_comment = handle_decl = handle_pi = unknown_decl = _not_written_by_latex2mathml
 
     def _check(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag not in MATHML_TAGS:
@@ -169,19 +150,8 @@ def render_math(tex: str, display: bool) -> Markup:
 # TeX's named symbols, and the abbreviation macros of common conference styles (cvpr.sty's
 # \\eg, \\ie, \\etal), in prose: what they print.
 TEX_SYMBOLS = {
-    "LaTeX": "LaTeX",
-    "TeX": "TeX",
-    "textdegree": "°",
-    "L": "Ł",
-    "l": "ł",
-    "o": "ø",
-    "O": "Ø",
-    "ss": "ß",
-    "ae": "æ",
-    "AE": "Æ",
-    "eg": "e.g.",
-    "ie": "i.e.",
-    "etal": "et al.",
+    "LaTeX": "LaTeX", "TeX": "TeX", "textdegree": "°", "L": "Ł", "l": "ł", "o": "ø",
+    "O": "Ø", "ss": "ß", "ae": "æ", "AE": "Æ", "eg": "e.g.", "ie": "i.e.", "etal": "et al.",
 }
 # A letter macro takes the space after it ("\\L ojasiewicz"); a word macro leaves it ("\\eg x").
 LETTER_MACROS = ("L", "l", "o", "O", "ss", "ae", "AE")

@@ -21,9 +21,11 @@ from pathlib import Path
 import lxml.html
 import pytest
 from conftest import HOSTILE, html_problems, wait_for_spare
+from markupsafe import Markup
 
 from confsite.diagnostics import Diagnostics
 from confsite.pipeline import BuildOptions, BuildResult, build
+from confsite.render.jinja import make_environment
 
 PAYLOAD = "window.__pwned=1;document.title='PWNED';alert(1)"
 SCRIPT = f"<script>{PAYLOAD}</script>"
@@ -92,6 +94,22 @@ def files_under(folder: Path) -> dict[str, str]:
 
 
 # --- the corpus itself ---------------------------------------------------------------------
+
+
+class _Hypertext:
+    def __html__(self) -> str:
+        return "<em>kept</em>"
+
+
+def test_page_templates_escape_every_value_but_markup() -> None:
+    """The templates' own escaping (render/jinja.py · `escaped`): text, numbers and other
+    objects are escaped as markupsafe escapes them; markup is written as it is."""
+    template = make_environment(None).from_string("{{ a }}|{{ b }}|{{ c }}|{{ d }}|{{ e }}")
+    html = template.render(
+        a="<script>'&\"</script>", b=Markup("<b>x</b>"), c=3, d=_Hypertext(), e=["<i>"]
+    )
+    expected = "&lt;script&gt;&#39;&amp;&#34;&lt;/script&gt;|<b>x</b>|3|<em>kept</em>|"
+    assert html == expected + "[&#39;&lt;i&gt;&#39;]"
 
 
 def test_the_corpus_keeps_its_awkward_bytes() -> None:
@@ -188,7 +206,7 @@ def is_ris_download(element, href: str) -> bool:  # noqa: ANN001
         element.tag == "a"
         and element.get("download", "").endswith(".ris")
         and href.startswith(prefix)
-        and re.fullmatch(r"[A-Za-z0-9+/]*=*", href[len(prefix):]) is not None
+        and re.fullmatch(r"[A-Za-z0-9+/]*=*", href[len(prefix) :]) is not None
     )
 
 

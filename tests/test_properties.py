@@ -7,9 +7,11 @@ import re
 import unicodedata
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from confsite import yamlfile
 from confsite.diagnostics import ConfsiteError
 from confsite.model.normalize import INVISIBLE, clean_text
 from confsite.readers import CLEAR_SNIFF_SCORE, MIN_SNIFF_SCORE, READERS, sniff
@@ -199,3 +201,66 @@ def test_index_words_are_split_as_lunr_splits(text: str) -> None:
 def test_clean_text_is_nfc_without_invisibles_and_with_single_spaces(text: str) -> None:
     expected = " ".join(INVISIBLE.sub("", unicodedata.normalize("NFC", text)).split())
     assert clean_text(text) == (expected or None)
+
+
+YAML_SCALARS = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.text(), st.sampled_from(
+        ["yes", "off", "~", "0x1f", "1_000", "2024-05-01", "12:30", "-.inf", "'q'", "a: b",
+         "- x", "#c", "\u2028\x85\r\n\t", "\ufeffbom", "&a *a", "!!str x"]
+    ),
+)
+YAML_DATA = st.recursive(
+    YAML_SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+def _parsed_by(loader: type, text: str) -> tuple:
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(yamlfile, "FAST_LOADER", loader)
+            document = yamlfile.parse_yaml(text, "x.yaml")
+    except ConfsiteError as err:
+        return ("error", str(err))
+    return document.data, document.lines
+
+
+@pytest.mark.skipif(not yaml.__with_libyaml__, reason="PyYAML built without libyaml")
+@fuzz
+@given(YAML_DATA, st.booleans(), st.sampled_from(["\n", "\r\n", "\r"]))
+@example({"a": "x\u2028y\x85z", "b": ["\t", "  lead"]}, False, "\n")
+@example({"title": "bom \ufeff inside", "n": 3}, False, "\r\n")
+def test_yaml_reads_the_same_with_libyaml_as_with_pyyaml(
+    data: object, flow: bool, line_break: str
+) -> None:
+    """libyaml parses what PyYAML's own parser parses into the same values on the same lines;
+    what either refuses gives PyYAML's own error."""
+    text = yaml.safe_dump(data, default_flow_style=flow, allow_unicode=True, line_break=line_break)
+    assert _parsed_by(yaml.CSafeLoader, text) == _parsed_by(yaml.SafeLoader, text)
+
+
+@pytest.mark.skipif(not yaml.__with_libyaml__, reason="PyYAML built without libyaml")
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: 1\n  b: 2\n",
+        "key: [unclosed\n",
+        "a: 1\na: 2\n",
+        "x: \x07bell\n",
+        "- one\n\t- tab\n",
+        "? [complex, key]\n: v\n",
+        "a: &r [1]\nb: *r\n",
+        "a: *missing\n",
+        "%YAML 1.1\n---\na: 1\n",
+        "a: 1\n---\nb: 2\n",
+        "\ufeffa: 1\n",
+        "a: 'it''s'\nb: \"\\u00e9\\x41\"\nc: |\n  block\n   kept\nd: >-\n  folded\n  text\n",
+        "a: 1 # comment\n# only a comment\nb:\n",
+        "a:\r\n  - x\r\n  - y\r\n",
+    ],
+)
+def test_awkward_yaml_reads_the_same_with_libyaml_as_with_pyyaml(text: str) -> None:
+    assert _parsed_by(yaml.CSafeLoader, text) == _parsed_by(yaml.SafeLoader, text)

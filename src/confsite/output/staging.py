@@ -127,8 +127,9 @@ def file_is_intact(path: str, entry: FileEntry) -> bool:
 
 
 def site_is_intact(out_dir: Path, manifest: Manifest) -> bool:
+    folder = os.path.join(out_dir, "")  # joined by hand below: 100,000 paths, a no-op's build
     return bool(manifest.files) and all(
-        file_is_intact(os.path.join(out_dir, path), entry) for path, entry in manifest.files.items()
+        file_is_intact(folder + path, entry) for path, entry in manifest.files.items()
     )
 
 

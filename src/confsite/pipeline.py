@@ -188,7 +188,7 @@ def _built_anew(
         site = build_site(found.config, papers, found.content, found.base_url, diagnostics, people)
         result.authors = len(site.authors)
         timer.lap("site")
-        inputs = CorpusInputs(site, caches.folder, found.fingerprint)
+        inputs = CorpusInputs(site, caches.folder, found.fingerprint, writer)
         with corpus_job_started(inputs, jobs) as corpus:
             rendered = render_site(
                 site, writer, found.fingerprint, corpus, caches.downloads, progress, jobs

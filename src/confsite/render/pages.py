@@ -146,9 +146,10 @@ def render_site(
         result.collect(pages, "render", progress)
         result.collect(downloads, "downloads")
     progress.finish()
-    whole_site = [*search.items(), *other_files(site, theme_dir, sorted(result.files))]
-    for path, data in whole_site:
+    for path, data in other_files(site, theme_dir, sorted(result.files)):
         result.add(path, writer.put(path, data))
+    for path, entry in search.items():
+        result.add(path, entry)
     return result
 
 

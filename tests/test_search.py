@@ -14,6 +14,7 @@ from conftest import REPO
 
 from confsite.diagnostics import Diagnostics
 from confsite.model.site import build_site
+from confsite.render import search_index
 from confsite.render.search_index import (
     FIELDS,
     compact_index,
@@ -241,3 +242,22 @@ def test_the_entry_says_how_many_postings_each_shard_holds() -> None:
     assert len(counted) > 4 and max(counted) > 1000  # several shards, some of many hundreds
     assert entry["shardPostings"] == [-(-postings // 100) for postings in counted]
     assert entry["prefixPostings"] == 400
+
+
+def test_an_index_made_in_runs_is_the_index_made_at_once(monkeypatch) -> None:
+    """Postings are weighed and written a run at a time to bound memory: runs of 7 (so that
+    runs end inside documents and terms) give the same index as one run."""
+    chance = random.Random(11)
+    words = [f"{a}{b}" for a in ("graph", "kernel", "spectral") for b in "abcdefg"]
+    documents = [
+        {"ref": str(n), "title": index_text(" ".join(chance.sample(words, 4))),
+         "authors": index_text(f"Author {n % 9}"),
+         "abstract": index_text(" ".join(chance.choices(words, k=30))),
+         "session": "", "collection": "", "awards": ""}
+        for n in range(120)
+    ]
+    at_once = compact_index(documents)
+    monkeypatch.setattr(search_index, "RUN", 7)
+    in_runs = compact_index(documents)
+    assert in_runs.shards == at_once.shards and in_runs.entry == at_once.entry
+    assert len(at_once.shards[0]["postings"][2]) > 7 * 3  # the abstracts' postings span runs

@@ -411,8 +411,10 @@ def test_a_misspelt_word_shows_results_for_the_nearest_one(
 ) -> None:
     type_on_search_page(watched, site_build.out_dir.as_uri() + "/", typed + " ")
     status = watched.locator("#search-status")
-    expect(status).to_contain_text("Showing results for “")
-    assert shown in status.inner_text().lower()
+    # Waits for the whole word's status: while it is typed, a prefix ("trasn") may be shown
+    # corrected to another word first.
+    expect(status).to_contain_text(re.compile(f"Showing results for “{shown}”", re.IGNORECASE))
+    settled(watched)
     expected = papers_saying(seed_papers(site_build), pattern)
     count = int(re.search(r"([\d,]+) papers? found", status.inner_text())[1].replace(",", ""))
     assert count >= len(expected) * 0.9  # stems also match other forms (diffusive, ...)

@@ -60,10 +60,9 @@ def parse_yaml(text: str, display_path: str) -> YamlDocument:
         node = yaml.compose(text, Loader=FAST_LOADER)
     except yaml.YAMLError:
         node = _composed_for_diagnosis(text, display_path)
-    lines: dict[KeyPath, int] = {}
-    constructor = yaml.constructor.SafeConstructor()
-    data = _construct(node, (), lines, display_path, constructor) if node is not None else None
-    return YamlDocument(display_path, data, lines)
+    values = _Values(display_path)
+    data = values.of(node) if node is not None else None
+    return YamlDocument(display_path, data, values.lines)
 
 
 def _composed_for_diagnosis(text: str, display_path: str) -> yaml.Node | None:
@@ -89,43 +88,40 @@ def _composed_for_diagnosis(text: str, display_path: str) -> yaml.Node | None:
         raise ConfsiteError(display_path, f"invalid YAML: {first}") from None
 
 
-def _construct(
-    node: yaml.Node,
-    key_path: KeyPath,
-    lines: dict[KeyPath, int],
-    path: str,
-    constructor: yaml.constructor.SafeConstructor,
-) -> Any:
-    lines.setdefault(key_path, node.start_mark.line + 1)
-    if isinstance(node, yaml.MappingNode):
-        result: dict[str, Any] = {}
-        for key_node, value_node in node.value:
-            key = _scalar(key_node, path, constructor)
-            if not isinstance(key, str | int) or isinstance(key, bool):
-                raise ConfsiteError(
-                    SourceLoc(path, key_node.start_mark.line + 1), "mapping keys must be text"
-                )
-            key = str(key)
-            if key in result:
-                raise ConfsiteError(
-                    SourceLoc(path, key_node.start_mark.line + 1), f"duplicate key {key!r}"
-                )
-            child_path = (*key_path, key)
-            lines[child_path] = key_node.start_mark.line + 1
-            result[key] = _construct(value_node, child_path, lines, path, constructor)
-        return result
-    if isinstance(node, yaml.SequenceNode):
-        return [
-            _construct(item, (*key_path, index), lines, path, constructor)
-            for index, item in enumerate(node.value)
-        ]
-    return _scalar(node, path, constructor)
+class _Values:
+    """A document's nodes as plain values, each value's line kept in `lines`."""
 
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.lines: dict[KeyPath, int] = {}
+        self._constructor = yaml.constructor.SafeConstructor()  # one a document, not a value
 
-def _scalar(node: yaml.Node, path: str, constructor: yaml.constructor.SafeConstructor) -> Any:
-    if not isinstance(node, yaml.ScalarNode):
-        raise ConfsiteError(SourceLoc(path, node.start_mark.line + 1), "expected a plain value")
-    try:
-        return constructor.construct_object(node, deep=True)
-    except yaml.YAMLError as err:
-        raise ConfsiteError(SourceLoc(path, node.start_mark.line + 1), str(err)) from None
+    def of(self, node: yaml.Node, key_path: KeyPath = ()) -> Any:
+        self.lines.setdefault(key_path, node.start_mark.line + 1)
+        if isinstance(node, yaml.MappingNode):
+            result: dict[str, Any] = {}
+            for key_node, value_node in node.value:
+                key = self._scalar(key_node)
+                if not isinstance(key, str | int) or isinstance(key, bool):
+                    raise self._error(key_node, "mapping keys must be text")
+                key = str(key)
+                if key in result:
+                    raise self._error(key_node, f"duplicate key {key!r}")
+                child_path = (*key_path, key)
+                self.lines[child_path] = key_node.start_mark.line + 1
+                result[key] = self.of(value_node, child_path)
+            return result
+        if isinstance(node, yaml.SequenceNode):
+            return [self.of(item, (*key_path, index)) for index, item in enumerate(node.value)]
+        return self._scalar(node)
+
+    def _scalar(self, node: yaml.Node) -> Any:
+        if not isinstance(node, yaml.ScalarNode):
+            raise self._error(node, "expected a plain value")
+        try:
+            return self._constructor.construct_object(node, deep=True)
+        except yaml.YAMLError as err:
+            raise self._error(node, str(err)) from None
+
+    def _error(self, node: yaml.Node, message: str) -> ConfsiteError:
+        return ConfsiteError(SourceLoc(self.path, node.start_mark.line + 1), message)

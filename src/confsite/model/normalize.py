@@ -24,11 +24,10 @@ def clean_text(text: str | None) -> str | None:
     """NFC, no invisible characters, every whitespace run one space; None when nothing is left."""
     if text is None:
         return None
-    if text.isascii() and text.isprintable():  # already NFC, nothing invisible, spaces only
-        return " ".join(text.split()) or None
+    if not (text.isascii() and text.isprintable()):  # printable ASCII: NFC, nothing invisible
+        text = INVISIBLE.sub("", unicodedata.normalize("NFC", text))
     # str.split() splits on exactly the characters `\s` matches, and far faster than re.sub
-    text = " ".join(INVISIBLE.sub("", unicodedata.normalize("NFC", text)).split())
-    return text or None
+    return " ".join(text.split()) or None
 
 
 def join_paragraphs(paragraphs: tuple[str, ...]) -> str | None:

@@ -96,10 +96,10 @@ SHARD_POSTINGS = 3000
 # first search must stay within 400 KB. Counted in hundreds, the unit of `shardPostings`.
 PREFIX_POSTINGS = 40_000
 K1 = 1.2
+B = 0.75
 # Postings weighed, numbers written, at a time: an abstract field's whole-array temporaries
 # took gigabytes at 100,000 papers. Each element's operations are the same, in the same order.
 RUN = 1 << 20
-B = 0.75
 
 
 @dataclass(frozen=True)
@@ -118,6 +118,11 @@ def compact_index(documents: list[dict[str, str]]) -> EncodedIndex:
     vocabulary = Vocabulary()
     rows = ([field_terms(document[name]) for name, _ in FIELDS] for document in documents)
     return encode_index(count_matrices(rows, len(FIELDS), vocabulary), vocabulary.terms)
+
+
+def runs(length: int) -> list[slice]:
+    """`range(length)` in slices of RUN."""
+    return [slice(start, start + RUN) for start in range(0, length, RUN)]
 
 
 def js_round(values: np.ndarray) -> np.ndarray:
@@ -150,8 +155,7 @@ def field_weights(
         lengths = np.bincount(in_document, weights=field.data, minlength=documents)
         average = float(lengths.sum()) / documents if documents else 1.0
         weight = np.empty(len(column), dtype=np.int64)
-        for start in range(0, len(column), RUN):  # see RUN
-            run = slice(start, start + RUN)
+        for run in runs(len(column)):
             tf = field.data[run].astype(np.float64)
             score = idf[column[run]] * ((K1 + 1) * tf) / (
                 K1 * (1 - B + B * (lengths[in_document[run]] / average)) + tf
@@ -272,8 +276,7 @@ def encode_postings(
     position -= width
     position += (term_start - before_term)[owner]
     del owner
-    for start in range(0, len(numbers), RUN):
-        run = slice(start, start + RUN)
+    for run in runs(len(numbers)):
         _write_numbers(out, numbers[run], width[run], position[run])
     return out.tobytes().decode("ascii")
 

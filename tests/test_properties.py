@@ -264,3 +264,35 @@ def test_yaml_reads_the_same_with_libyaml_as_with_pyyaml(
 )
 def test_awkward_yaml_reads_the_same_with_libyaml_as_with_pyyaml(text: str) -> None:
     assert _parsed_by(yaml.CSafeLoader, text) == _parsed_by(yaml.SafeLoader, text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    before=st.lists(st.sampled_from("abcdefgh"), unique=True, max_size=8),
+    after=st.lists(st.sampled_from("abcdefghij"), unique=True, max_size=10),
+    separator=st.sampled_from(["", ",\n", "\n\n"]),
+)
+def test_a_download_spliced_from_old_pieces_is_the_download_made_afresh(
+    before: list[str], after: list[str], separator: str
+) -> None:
+    """Papers removed, added, reordered: copying the unchanged papers' pieces out of the old
+    file, in stretches where they lay together, gives the bytes of making every piece; and
+    they are copied, not made (the old file's pieces are marked to tell)."""
+    from types import SimpleNamespace
+
+    from confsite.render.download_formats import Download
+    from confsite.render.downloads import _spliced
+
+    def made(papers: list[str], old: bytes, spans: dict, mark: str = "<") -> tuple[bytes, dict]:
+        def piece(site: object, paper: str) -> str:
+            return f"{mark if paper in before else '<'}{paper * 3}>"
+
+        download = Download("[", separator, "]", piece)
+        site = SimpleNamespace(papers=papers)
+        return _spliced(download, site, [p.encode() for p in papers], old, spans)  # type: ignore[arg-type]
+
+    old, spans = made(before, b"", {})
+    assert made(after, old, spans) == made(after, b"", {})
+    marked, marked_spans = made(before, b"", {}, mark="(")
+    assert marked_spans == spans
+    assert made(after, marked, spans) == made(after, b"", {}, mark="(")

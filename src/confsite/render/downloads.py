@@ -92,19 +92,34 @@ def _spliced(
     old: mmap.mmap | bytes,
     old_spans: Spans,
 ) -> tuple[bytes, Spans]:
+    """The download's bytes, and where each paper's piece lies in them. Papers whose pieces
+    lay one after the other in the old file are copied as one stretch, separators and all:
+    copying a hundred thousand slices one by one took seconds."""
     head, separator = download.head.encode(), download.separator.encode()
     parts, spans, offset = [head], {}, len(head)
+    stretch: list[int] = []  # the start and end in `old` of the stretch being gathered
     for number, (paper, digest) in enumerate(zip(site.papers, digests, strict=True)):
         if number:
-            parts.append(separator)
             offset += len(separator)
         span = old_spans.get(digest)
-        if span is not None:
-            piece = old[span[0] : span[0] + span[1]]
+        if span is not None and stretch and span[0] == stretch[1] + len(separator):
+            stretch[1] = span[0] + span[1]
+            length = span[1]
         else:
-            piece = download.piece(site, paper).encode()
-        parts.append(piece)
-        spans[digest] = (offset, len(piece))
-        offset += len(piece)
+            if stretch:
+                parts.append(old[stretch[0] : stretch[1]])
+                stretch = []
+            if number:
+                parts.append(separator)
+            if span is not None:
+                stretch, length = [span[0], span[0] + span[1]], span[1]
+            else:
+                piece = download.piece(site, paper).encode()
+                parts.append(piece)
+                length = len(piece)
+        spans[digest] = (offset, length)
+        offset += length
+    if stretch:
+        parts.append(old[stretch[0] : stretch[1]])
     parts.append(download.tail.encode())
     return b"".join(parts), spans

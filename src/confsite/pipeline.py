@@ -157,7 +157,10 @@ def _build(options: BuildOptions, diagnostics: Diagnostics, progress: Progress) 
         result = _told_again(found, previous.report, diagnostics)
         timer.lap("check")
     else:
-        result = _built_anew(found, options, diagnostics, progress, timer)
+        try:
+            result = _built_anew(found, options, diagnostics, progress, timer)
+        finally:
+            reading.saved()
     result.timings, result.cpu_timings = timer.timings, timer.cpu_timings
     return result
 

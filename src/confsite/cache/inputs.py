@@ -19,6 +19,7 @@ from ..config import SiteConfig
 from ..diagnostics import Diagnostics, Problem
 from ..model.papers import merge_sources, normalize_source, overrides_path
 from ..model.records import Entry, Paper
+from ..output.processes import ForkedWork, forked
 from ..readers.base import RawRecord
 from ..readers.registry import Registry
 from ..readers.sources import SourceReading, read_every_source, read_source
@@ -74,6 +75,7 @@ class CachedReading:
         overrides_bytes = file_bytes(overrides[0]) if overrides else None
         self.inputs_key = hex_digest(fingerprint, located, self.keys, overrides_bytes)
         self.fresh: set[int] = set()  # sources read anew, not taken from the cache
+        self._saving = ForkedWork(None)
 
     @functools.cached_property
     def cache(self) -> InputCache:
@@ -110,8 +112,14 @@ class CachedReading:
             for key, read, group in zip(self.keys, reads, entries, strict=True)
         }
         problems = diagnostics.problems[already:]
-        # Saved now, not after the site: the records the cache holds need not be kept through
-        # the rest of the build.
+        # Saved by a forked child (pickling takes seconds at archive scale, while the other
+        # core waits), now, not after the site: the records the cache holds need not be kept
+        # through the rest of the build.
         cache = InputCache(sources, self.inputs_key, papers, problems)
-        save_pickle(self.path, self.fingerprint, cache)
+        if self.path is not None:
+            self._saving = forked(save_pickle, self.path, self.fingerprint, cache)
         return papers
+
+    def saved(self) -> None:
+        """Waits until the cache `merge` made is saved."""
+        self._saving.wait()

@@ -1,5 +1,5 @@
-"""Process helpers: the C library's calls, forking safely, detached work, worker pools, and
-the lock that keeps two builds off one output folder."""
+"""Process helpers: the C library's calls, forking safely, detached and forked work, worker
+pools, and the lock that keeps two builds off one output folder."""
 
 from __future__ import annotations
 
@@ -58,6 +58,39 @@ def run_detached(work: Callable[..., Any], *args: Any) -> None:
             work(*args)
     finally:
         os._exit(0)
+
+
+class ForkedWork:
+    """Work started by `forked`; `wait` for it to end."""
+
+    def __init__(self, child: int | None) -> None:
+        self._child = child
+
+    def wait(self) -> None:
+        if self._child is not None:
+            os.waitpid(self._child, 0)
+            self._child = None
+
+
+def forked(work: Callable[..., Any], *args: Any) -> ForkedWork:
+    """`work(*args)` in a forked child, on data as it is now (the caller may drop or change
+    it meanwhile), while this process goes on; done here where forking is not safe. For work
+    whose failure does not matter (saving a cache): the child's errors are ignored."""
+    if not fork_is_safe():
+        work(*args)
+        return ForkedWork(None)
+    parent = os.getpid()
+    gc.freeze()  # keeps the collector from touching, and so copying, the parent's objects
+    child = os.fork()
+    if child == 0:
+        try:
+            gc.disable()
+            die_with_parent(parent)
+            work(*args)
+        finally:
+            os._exit(0)
+    gc.unfreeze()
+    return ForkedWork(child)
 
 
 @contextlib.contextmanager

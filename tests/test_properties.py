@@ -296,3 +296,16 @@ def test_a_download_spliced_from_old_pieces_is_the_download_made_afresh(
     marked, marked_spans = made(before, b"", {}, mark="(")
     assert marked_spans == spans
     assert made(after, marked, spans) == made(after, b"", {}, mark="(")
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=40) | st.text(max_size=20))
+@example("Don't stop: 1,000 GPUs & 2,5-bit &amp; &#65; &#x42; ''quoted'' -- x_y")
+@example("1',2 1,'2 ,1, 1,2,3 a,1")
+@example("\x00\x1f\x7f tab\there")
+def test_slug_words_are_slugify_s_words(text: str) -> None:
+    from slugify import slugify
+
+    from confsite.model.slugs import slug_words
+
+    assert slug_words(text) == slugify(text, separator=" ").split()

@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from slugify import slugify
-
 from ..text.plain import plain_text
 from .records import Paper
+from .slugs import slug_words
 
 # Title words a key skips, as Google Scholar's keys do: "On the ..." gives the next word.
 SKIPPED_WORDS = frozenset(
@@ -21,12 +20,12 @@ LETTERS = "abcdefghijklmnopqrstuvwxyz"  # colliding keys take more title words, 
 
 
 def _family_name(name: str) -> str:
-    words = slugify(plain_text(name), separator=" ").split()
+    words = slug_words(plain_text(name))
     return words[-1].replace(" ", "") if words else ""
 
 
 def _title_words(paper: Paper) -> list[str]:
-    words = slugify(plain_text(paper.title), separator=" ").split() if paper.title else []
+    words = slug_words(plain_text(paper.title)) if paper.title else []
     return [word for word in words if word not in SKIPPED_WORDS] or words or ["untitled"]
 
 

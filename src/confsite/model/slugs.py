@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter
 from collections.abc import Hashable
 from typing import TypeVar
@@ -13,6 +14,8 @@ from ..text.plain import plain_text
 
 K = TypeVar("K", bound=Hashable)
 MAX_TITLE_SLUG_LENGTH = 80
+ASCII_WORD = re.compile(r"[a-z0-9]+")
+DIGIT_COMMA = re.compile(r"(?<=\d),(?=\d)")  # slugify joins 1,000 into 1000
 
 
 def title_slug(title: str | None) -> str:
@@ -20,6 +23,15 @@ def title_slug(title: str | None) -> str:
     if not title:
         return ""
     return slugify(plain_text(title), max_length=MAX_TITLE_SLUG_LENGTH, word_boundary=True)
+
+
+def slug_words(text: str) -> list[str]:
+    """The words of `text`'s slug, as `slugify(text, separator=" ").split()` gives them. ASCII
+    text without an entity takes a quicker way: its slug is its runs of letters and digits,
+    lower case, where slugify makes a dozen passes (cite keys took 3 s per 100,000 papers)."""
+    if text.isascii() and "&" not in text:
+        return ASCII_WORD.findall(DIGIT_COMMA.sub("", text.lower()))
+    return slugify(text, separator=" ").split()
 
 
 def slug_suffix(text: str) -> str:

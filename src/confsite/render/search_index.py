@@ -47,7 +47,7 @@ from .terms import (
 
 if TYPE_CHECKING:
     import numpy as np
-    from scipy.sparse import csr_matrix
+    from scipy.sparse import csc_matrix, csr_matrix
 
 LUNR_VERSION = "2.3.9"
 FIELDS: tuple[tuple[str, int], ...] = (
@@ -174,6 +174,7 @@ def encode_index(fields: list[csr_matrix], vocabulary: Sequence[str]) -> Encoded
     thousandths), terms separated by '.'. Term-major, so a shard is a slice of each string,
     and the page builds the postings and vectors a query needs without any other pass."""
     import numpy as np  # here: a rebuild with nothing to do never needs it
+    from scipy.sparse import csr_matrix
 
     used = np.unique(np.concatenate([field.indices for field in fields]))
     terms, renumber = renumbering(vocabulary, used, js_order)
@@ -184,8 +185,10 @@ def encode_index(fields: list[csr_matrix], vocabulary: Sequence[str]) -> Encoded
     weights = field_weights(fields, numbers, len(terms))
     pieces = []  # per field, each term's postings text
     for field, column, weight in zip(fields, numbers, weights, strict=True):
-        in_document = np.repeat(np.arange(documents, dtype=np.int32), np.diff(field.indptr))
-        text = encode_postings(column, in_document, weight, len(terms))
+        # Transposed, the postings are by term, then document: the order they are written in.
+        by_term = csr_matrix((weight, column, field.indptr), shape=(documents, len(terms)))
+        text = encode_postings(by_term.tocsc())
+        del by_term
         pieces.append(text.split(".") if terms else [])
     counts = np.zeros(len(terms), dtype=np.int64)
     for column in numbers:
@@ -232,49 +235,43 @@ def shard_starts(postings: list[int]) -> list[int]:
     return starts
 
 
-def encode_postings(
-    term_numbers: np.ndarray, documents: np.ndarray, frequencies: np.ndarray, term_count: int
-) -> str:
-    """One field's postings string from its (term, document, weight) triples, with numpy:
-    a Python loop over every posting is slow.
+def encode_postings(postings: csc_matrix) -> str:
+    """One field's postings string from its weights, a column per term and a row per
+    document, with numpy: a Python loop over every posting is slow.
 
     Numbers are written 5 bits a character, most significant first, the last character of a
     number from the first half of DIGITS and earlier ones from the second; a JavaScript
     engine parses one long string far faster than the equivalent array literal."""
     import numpy as np
 
+    term_count = postings.shape[1]
     if term_count == 0:
         return ""
-    order = np.lexsort((documents, term_numbers))
-    terms, docs, tfs = term_numbers[order], documents[order], frequencies[order]
-    del order
+    docs = postings.indices.astype(np.int64)  # by term, then document (a CSC matrix's order)
+    held = np.diff(postings.indptr)
     previous = np.zeros_like(docs)  # the document before in the same term's postings, or 0
     previous[1:] = docs[:-1]
-    first = np.ones(len(terms), dtype=bool)
-    first[1:] = terms[1:] != terms[:-1]
-    previous[first] = 0
+    previous[postings.indptr[:-1][held > 0]] = 0
     # The numbers in order: each posting's document delta, then its weight.
-    numbers = np.empty(2 * len(terms), dtype=np.int64)
+    numbers = np.empty(2 * len(docs), dtype=np.int64)
     numbers[0::2] = docs - previous
-    numbers[1::2] = tfs
-    owner = np.repeat(terms, 2)  # the term each number belongs to
-    del terms, docs, tfs, previous, first
+    numbers[1::2] = postings.data
+    del docs, previous
     width = np.ones(len(numbers), dtype=np.int32)  # characters per number
-    rest = numbers >> 5
-    while rest.any():
-        width += rest > 0
-        rest >>= 5
-    del rest
-    # Where each character goes: a term's characters are followed by '.' but for the last.
+    largest, limit = int(numbers.max()) if len(numbers) else 0, 32
+    while limit <= largest:
+        width += numbers >= limit
+        limit *= 32
+    owner = np.repeat(np.arange(term_count, dtype=np.int32), 2 * held)  # each number's term
+    # Where each character goes: a term's characters are followed by '.' but for the last,
+    # so a number's place is its characters' place among all numbers plus its term's number.
     term_chars = np.bincount(owner, weights=width, minlength=term_count).astype(np.int64)
-    term_start = np.cumsum(term_chars + 1) - (term_chars + 1)
     out = np.empty(int(term_chars.sum()) + term_count - 1, dtype=np.uint8)
-    out[term_start[1:] - 1] = ord(".")
-    before_term = np.cumsum(term_chars) - term_chars
+    out[np.cumsum(term_chars + 1)[:-1] - 1] = ord(".")
     # In place: at 100,000 papers each array of every number is 160 MB.
     position = np.cumsum(width, dtype=np.int64)
     position -= width
-    position += (term_start - before_term)[owner]
+    position += owner
     del owner
     for run in runs(len(numbers)):
         _write_numbers(out, numbers[run], width[run], position[run])

@@ -69,6 +69,8 @@ def corpus_results(inputs: CorpusInputs, threads: int) -> Iterator[tuple[Any, Cp
     cache.save()  # before the search files go: the build ends with the caches saved
     if nearest is not previous:
         save_pickle(nearest_path, inputs.fingerprint, nearest)
+    # Freed before the search index, whose temporaries are this process's peak.
+    del related, nearest, previous
     started = time.process_time()
     files = search_files(inputs.site, terms)
     staged = {path: inputs.writer.put(path, files.pop(path)) for path in list(files)}

@@ -136,6 +136,7 @@ def _afresh(
 
 
 def _ranked_again(previous: Nearest, ids: Sequence[str]) -> Nearest:
+    """`previous` with every paper ranked again for new ids (the texts are the same)."""
     import numpy as np
 
     best = ranked_rows(ids, previous.scores, np.arange(len(ids)))
@@ -205,21 +206,19 @@ def with_rows(matrix: csr_matrix, rows: np.ndarray, replacements: csr_matrix) ->
     from scipy.sparse import csr_matrix
 
     lengths = np.diff(matrix.indptr)
-    new_lengths = lengths.copy()
-    new_lengths[rows] = np.diff(replacements.indptr)
-    indptr = np.concatenate([[0], np.cumsum(new_lengths)])
-    data = np.empty(indptr[-1], dtype=np.result_type(matrix.data, replacements.data))
-    indices = np.empty(indptr[-1], dtype=np.int64)
+    lengths[rows] = np.diff(replacements.indptr)
     replaced = np.zeros(matrix.shape[0], dtype=bool)
     replaced[rows] = True
-    for source, row_of_source in ((matrix, None), (replacements, rows)):
-        local = np.repeat(np.arange(source.shape[0]), np.diff(source.indptr))
-        row = local if row_of_source is None else row_of_source[local]
-        place = np.arange(len(local)) - source.indptr[local] + indptr[row]
-        copied = ~replaced[row] if row_of_source is None else slice(None)
-        data[place[copied]] = source.data[: len(local)][copied]
-        indices[place[copied]] = source.indices[: len(local)][copied]
-    return csr_matrix((data, indices, indptr), shape=matrix.shape)
+    old_rows, old_columns, old_values = _entries(matrix)
+    kept = ~replaced[old_rows]
+    new_rows, new_columns, new_values = _entries(replacements)
+    row = np.concatenate([old_rows[kept], rows[new_rows]])
+    # Two runs, each in row order: a stable sort merges them, keeping each row's own order.
+    order = np.argsort(row, kind="stable")
+    columns = np.concatenate([old_columns[kept], new_columns])[order]
+    values = np.concatenate([old_values[kept], new_values])[order]
+    indptr = np.concatenate([[0], np.cumsum(lengths)])
+    return csr_matrix((values, columns, indptr), shape=matrix.shape)
 
 
 def signatures(matrix: csr_matrix) -> csr_matrix:

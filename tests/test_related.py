@@ -29,6 +29,15 @@ from confsite.render.terms import (
 )
 
 
+def ranked_by_id(ids: list[str], candidates) -> dict[str, list[tuple[float, str]]]:  # noqa: ANN001
+    """Every paper's related papers with their similarity, by id."""
+    every = np.arange(len(ids))
+    return {
+        ids[row]: [(score, ids[other]) for score, other in kept]
+        for row, kept in zip(every.tolist(), ranked(ids, candidates, every), strict=True)
+    }
+
+
 def corpus_terms(papers: list[Paper]) -> CorpusTerms:
     vocabulary = Vocabulary()
     counted = [paper_terms(paper) for paper in papers]
@@ -113,7 +122,7 @@ def test_updating_equals_computing_afresh(
         assert rows_redone[-1] < len(papers), "not an update"
         afresh, computed = related_papers(ids, terms)
         assert related == afresh
-        assert ranked(ids, updated.candidates) == ranked(ids, computed.candidates)
+        assert ranked_by_id(ids, updated.candidates) == ranked_by_id(ids, computed.candidates)
         assert candidate_lists(updated) == candidate_lists(computed)
         assert scored_lists(updated) == scored_lists(computed)
         assert updated.best == computed.best
@@ -274,4 +283,4 @@ def test_ranking_skips_only_candidates_that_cannot_rank(seed: int) -> None:
     candidates = csr_matrix((scores[keep], (rows[keep], columns[keep])), shape=(papers, papers))
     candidates.sum_duplicates()
     ids = [f"paper-{n:03d}" for n in rng.permutation(papers)]
-    assert ranked(ids, candidates) == _ranked_by_definition(ids, candidates)
+    assert ranked_by_id(ids, candidates) == _ranked_by_definition(ids, candidates)

@@ -60,6 +60,17 @@ def run_detached(work: Callable[..., Any], *args: Any) -> None:
         os._exit(0)
 
 
+@contextlib.contextmanager
+def objects_frozen() -> Iterator[None]:
+    """While processes are forked: the collector kept from touching, and so copying, the
+    objects the children share with this process."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 class ForkedWork:
     """Work started by `forked`; `wait` for it to end."""
 
@@ -80,16 +91,15 @@ def forked(work: Callable[..., Any], *args: Any) -> ForkedWork:
         work(*args)
         return ForkedWork(None)
     parent = os.getpid()
-    gc.freeze()  # keeps the collector from touching, and so copying, the parent's objects
-    child = os.fork()
-    if child == 0:
-        try:
-            gc.disable()
-            die_with_parent(parent)
-            work(*args)
-        finally:
-            os._exit(0)
-    gc.unfreeze()
+    with objects_frozen():
+        child = os.fork()
+        if child == 0:
+            try:
+                gc.disable()
+                die_with_parent(parent)
+                work(*args)
+            finally:
+                os._exit(0)
     return ForkedWork(child)
 
 
@@ -178,10 +188,6 @@ def worker_pool(worker: Any, jobs: int) -> Iterator[WorkerPool]:
     if jobs <= 1 or not fork_is_safe():
         yield WorkerPool(worker)
         return
-    gc.freeze()  # keeps the collector from touching, and so copying, the parent's objects
-    try:
-        context = multiprocessing.get_context("fork")
-        with context.Pool(jobs, initializer=_adopt, initargs=(worker,)) as pool:
-            yield WorkerPool(worker, pool)
-    finally:
-        gc.unfreeze()
+    context = multiprocessing.get_context("fork")
+    with objects_frozen(), context.Pool(jobs, initializer=_adopt, initargs=(worker,)) as pool:
+        yield WorkerPool(worker, pool)

@@ -12,7 +12,6 @@ where forking is not safe, the same work is done here when it is first asked for
 from __future__ import annotations
 
 import contextlib
-import gc
 import multiprocessing
 import os
 import time
@@ -26,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from ..cache.stores import load_pickle, save_pickle
 from ..cache.terms import TermCache
 from ..model.site import Site
-from ..output.processes import die_with_parent, fork_is_safe
+from ..output.processes import die_with_parent, fork_is_safe, objects_frozen
 from .related import Nearest, related_papers
 from .search_index import search_files
 
@@ -101,11 +100,10 @@ class CorpusJob:
         self._process = context.Process(
             target=_work, args=(inputs, sender, os.getpid(), jobs), daemon=True
         )
-        gc.freeze()  # keeps the collector from touching, and so copying, the parent's objects
         try:
-            self._process.start()
+            with objects_frozen():
+                self._process.start()
         finally:
-            gc.unfreeze()
             sender.close()
 
     def related(self) -> tuple[Related, CpuSeconds]:

@@ -389,29 +389,18 @@ def _lowest_of_full_lists(candidates: csr_matrix, length: int) -> np.ndarray:
     return lowest
 
 
-def ranked(ids: Sequence[str], candidates: csr_matrix) -> dict[str, list[tuple[float, str]]]:
-    """Each paper's related papers with their similarity (rounded, so that ties break by id
-    whichever order the product found them in), best first."""
-    import numpy as np
-
-    every = np.arange(len(ids))
-    return {
-        ids[row]: [(-score, ids[other]) for score, _, other in kept]
-        for row, kept in zip(every.tolist(), _ranked(ids, candidates, every), strict=True)
-    }
-
-
 def ranked_rows(
     ids: Sequence[str], candidates: csr_matrix, rows: np.ndarray
 ) -> tuple[tuple[int, ...], ...]:
-    """`ranked`'s lists of the papers in `rows`, as row numbers."""
-    return tuple(tuple(other for _, _, other in kept) for kept in _ranked(ids, candidates, rows))
+    """`ranked`'s lists of the papers in `rows`, as row numbers only."""
+    return tuple(tuple(other for _, other in kept) for kept in ranked(ids, candidates, rows))
 
 
-def _ranked(
+def ranked(
     ids: Sequence[str], candidates: csr_matrix, rows: np.ndarray
-) -> list[list[tuple[float, str, int]]]:
-    """Per paper of `rows`: (minus its rounded score, id, row) of each related paper."""
+) -> list[list[tuple[float, int]]]:
+    """Per paper of `rows`, its related papers as (similarity, row), best first. Similarities
+    are rounded, so that ties break by id whichever order the product found them in."""
     contenders = _contenders(candidates[rows], rows)
     result = []
     for local, row in enumerate(rows.tolist()):
@@ -425,7 +414,7 @@ def _ranked(
             )
             if column != row and round(float(score), 9) >= MIN_SIMILARITY
         ]
-        result.append(sorted(scored)[:RELATED_COUNT])
+        result.append([(-score, other) for score, _, other in sorted(scored)[:RELATED_COUNT]])
     return result
 
 

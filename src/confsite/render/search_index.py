@@ -134,17 +134,15 @@ def js_round(values: np.ndarray) -> np.ndarray:
 
 
 def field_weights(
-    fields: list[csr_matrix], numbers: list[np.ndarray], term_count: int
+    fields: list[csr_matrix], numbers: list[np.ndarray], postings: np.ndarray
 ) -> list[np.ndarray]:
-    """Each posting's weight in thousandths, exactly as lunr.js's Builder computes it (BM25
+    """Each posting's weight in thousandths (`numbers`: each field's term numbers;
+    `postings`: each term's postings in every field), exactly as lunr.js's Builder computes it (BM25
     with lunr's idf, the field boost, rounded to 3 places): the same IEEE operations in the
     same order, so a shard needs no field lengths and scores equal a lunr.js build's."""
     import numpy as np
 
     documents = fields[0].shape[0]
-    postings = np.zeros(term_count, dtype=np.int64)
-    for column in numbers:
-        postings += np.bincount(column, minlength=term_count)
     idf = np.array([
         math.log(1 + abs((documents - n + 0.5) / (n + 0.5))) for n in postings.tolist()
     ])
@@ -182,7 +180,10 @@ def encode_index(fields: list[csr_matrix], vocabulary: Sequence[str]) -> Encoded
     for field in fields:
         field.sort_indices()
     numbers = [renumber[field.indices] for field in fields]
-    weights = field_weights(fields, numbers, len(terms))
+    counts = np.zeros(len(terms), dtype=np.int64)  # each term's postings in every field
+    for column in numbers:
+        counts += np.bincount(column, minlength=len(terms))
+    weights = field_weights(fields, numbers, counts)
     pieces = []  # per field, each term's postings text
     for field, column, weight in zip(fields, numbers, weights, strict=True):
         # Transposed, the postings are by term, then document: the order they are written in.
@@ -190,9 +191,6 @@ def encode_index(fields: list[csr_matrix], vocabulary: Sequence[str]) -> Encoded
         text = encode_postings(by_term.tocsc())
         del by_term
         pieces.append(text.split(".") if terms else [])
-    counts = np.zeros(len(terms), dtype=np.int64)
-    for column in numbers:
-        counts += np.bincount(column, minlength=len(terms))
     starts = shard_starts(counts.tolist())
     held = np.add.reduceat(counts, starts).tolist() if starts else []
     ends = [*starts[1:], len(terms)]

@@ -139,8 +139,7 @@ def render_site(
     progress.start("render", result.pages)
     with worker_pool(job, jobs) as pool:
         result.workers = 1 if pool.in_process else jobs
-        downloads = pool.map_unordered("make_downloads", [None])
-        pages = _stage_pages(pool, corpus, result)
+        pages, downloads = _stage_pages(pool, corpus, result)
         search, cpu_seconds = corpus.search_files()  # while the workers render
         result.cpu_seconds.update(cpu_seconds)
         result.collect(pages, "render", progress)
@@ -153,12 +152,17 @@ def render_site(
     return result
 
 
-def _stage_pages(pool: WorkerPool, corpus: CorpusJob, result: RenderResult) -> Iterable[Staged]:
-    """Every page staged in the workers: those without related papers at once, paper pages
-    once related papers are known."""
+def _stage_pages(
+    pool: WorkerPool, corpus: CorpusJob, result: RenderResult
+) -> tuple[Iterable[Staged], Iterable[Staged]]:
+    """Every page and the downloads staged in the workers: pages without related papers at
+    once, then the downloads, paper pages once related papers are known. Queued after the
+    other pages, the downloads keep a worker busy while the corpus worker finishes related
+    papers, where the workers would wait at archive scale."""
     job: RenderJob = pool.worker
     other_pages = pool.map_unordered("stage_pages", [range(*run) for run in runs(len(job.makers))])
+    downloads = pool.map_unordered("make_downloads", [None])
     related, cpu_seconds = corpus.related()
     result.cpu_seconds.update(cpu_seconds)
     tasks = [job.paper_task(range(*run), related) for run in runs(len(job.papers))]
-    return itertools.chain(other_pages, pool.map_unordered("stage_papers", tasks))
+    return itertools.chain(other_pages, pool.map_unordered("stage_papers", tasks)), downloads

@@ -25,7 +25,9 @@ from ..bundled import BUNDLED
 from ..model.urls import page_path
 from .labels import UNTITLED
 
-MEMOIZED_MACRO_LIMIT = 30_000  # rendered cards kept per process; bounds memory at scale
+# Characters of rendered cards kept per process: every paper's brief card and line at 100,000
+# papers (about 150 MB), bounded for programs whose cards are far longer.
+MEMOIZED_MACRO_CHARS = 200_000_000
 # Macros of the partials that every template can call without importing them.
 PARTIAL_MACROS = (
     ("partials/paper_card.html", "paper_title"),
@@ -66,25 +68,45 @@ class PartialModules:
 
         return call
 
-    def memoized_macro(self, template: str, name: str) -> Callable:
-        """A partial's macro as a global that renders each (paper, page depth, options) once.
+    def memoized_macro(
+        self, template: str, name: str, kept: Callable[[dict[str, Any]], bool]
+    ) -> Callable:
+        """A partial's macro as a global that renders each (paper, page depth, options) once,
+        for the calls whose options are `kept`.
 
-        A paper's card appears on its session, author and related pages, so it is rendered
-        once per depth rather than once per appearance."""
+        A paper's brief card appears on the pages of all its authors, so it is rendered once
+        per depth rather than once per appearance. Kept for the whole build: with a bounded
+        few, authors' pages, which list papers from all over the program, made most of them
+        again (319,000 renders of 100,000 papers' cards)."""
         cache: OrderedDict[tuple, Markup] = OrderedDict()
+        held = 0
 
         @pass_context
         def call(context: Context, paper: dict[str, Any], **options: Any) -> Markup:
+            nonlocal held
             root = context["root"]
             key = (paper["id"], root, *sorted(options.items()))
             html = cache.get(key)
             if html is None:
-                html = cache[key] = self.macro(template, name, root)(paper, **options)
-                if len(cache) > MEMOIZED_MACRO_LIMIT:
-                    cache.popitem(last=False)
+                html = self.macro(template, name, root)(paper, **options)
+                if kept(options):
+                    cache[key] = html
+                    held += len(html)
+                    while held > MEMOIZED_MACRO_CHARS:
+                        held -= len(cache.popitem(last=False)[1])
             return html
 
         return call
+
+
+def _brief(options: dict[str, Any]) -> bool:
+    """A card without its abstract. One with it is on one page, its session's: kept, it would
+    only hold memory."""
+    return not options.get("show_abstract", True)
+
+
+def _always(options: dict[str, Any]) -> bool:
+    return True
 
 
 def escaped(value: Any) -> Markup:
@@ -144,6 +166,7 @@ def make_environment(theme_dir: Path | None) -> Environment:
     partials = PartialModules(environment)
     for template, name in PARTIAL_MACROS:
         environment.globals[name] = partials.global_macro(template, name)
-    for name in ("paper_card", "paper_line"):
-        environment.globals[name] = partials.memoized_macro("partials/paper_card.html", name)
+    cards = "partials/paper_card.html"
+    environment.globals["paper_card"] = partials.memoized_macro(cards, "paper_card", _brief)
+    environment.globals["paper_line"] = partials.memoized_macro(cards, "paper_line", _always)
     return environment

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from functools import cached_property, partial
 from typing import Any
 
+from markupsafe import Markup
+
 from ..cache.page_keys import Digested, context_digest
 from ..model import urls
 from ..model.authors import Author, display_case, index_letter, person_order
@@ -108,23 +110,28 @@ class Card(dict, Digested):
 
     A brief card has no abstract, and its digest leaves the abstract out: the many pages
     that list a paper without its abstract (all papers, authors, neighbours, related) are not
-    rendered again when only the abstract changed."""
+    rendered again when only the abstract changed.
 
-    LAZY_FIELDS: dict[str, Callable[[Paper], Any]] = {
-        "title": lambda paper: render_rich_line(paper.title) if paper.title else None,
-        "abstract": lambda paper: render_abstract(paper.abstract),
-    }
+    Rich titles are kept in `titles`, one per paper for the whole build, as cards are not:
+    at archive scale a card is dropped and made again many times."""
 
-    def __init__(self, paper: Paper, made: CardMaking, brief: bool = False) -> None:
+    def __init__(
+        self, paper: Paper, made: CardMaking, titles: dict[str, Markup | None], brief: bool = False
+    ) -> None:
         super().__init__(made.fields)
-        self._paper, self._brief = paper, brief
+        self._paper, self._brief, self._titles = paper, brief, titles
         self.key_digest = made.brief_digest if brief else made.full_digest
 
     def __missing__(self, name: str) -> Any:
-        make = self.LAZY_FIELDS.get(name)
-        if make is None or (self._brief and name == "abstract"):
+        paper = self._paper
+        if name == "title":
+            if paper.id not in self._titles:
+                self._titles[paper.id] = render_rich_line(paper.title) if paper.title else None
+            value = self[name] = self._titles[paper.id]
+        elif name == "abstract" and not self._brief:
+            value = self[name] = render_abstract(paper.abstract)
+        else:
             raise KeyError(name)
-        value = self[name] = make(self._paper)
         return value
 
 
@@ -158,6 +165,7 @@ class Views:
         # paper's cards on about ten pages, and the cards cache (which also holds their
         # rendered abstracts) is bounded.
         self._card_makings: dict[str, CardMaking] = {}
+        self._rich_titles: dict[str, Markup | None] = {}  # see Card
 
     # --- shared pieces -------------------------------------------------------------------
 
@@ -236,7 +244,7 @@ class Views:
             if made is None:
                 made = CardMaking.of(paper, self._card_fields(paper))
                 self._card_makings[paper.id] = made
-            cached = Card(paper, made, brief)
+            cached = Card(paper, made, self._rich_titles, brief)
             self._cards[(paper.id, brief)] = cached
             if len(self._cards) > CARD_CACHE_LIMIT:  # bounds memory at archive scale
                 self._cards.popitem(last=False)

@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 from functools import cached_property, partial
 from typing import Any
 
-from markupsafe import Markup
-
 from ..cache.page_keys import Digested, context_digest
 from ..model import urls
 from ..model.authors import Author, display_case, index_letter, person_order
@@ -26,7 +24,7 @@ from .labels import badges, stand_in, title_text
 from .metadata import paper_details, reading_links
 from .not_found import not_found_context
 
-CARD_CACHE_LIMIT = 20_000
+FULL_CARDS_KEPT = 20_000  # see Views.__init__
 # A listing names at most this many authors of a paper; its own page names them all. Without a
 # cap, each of a paper's N authors has a page listing all N: a site grows with N squared.
 LISTED_AUTHORS = 50
@@ -110,48 +108,47 @@ class Card(dict, Digested):
 
     A brief card has no abstract, and its digest leaves the abstract out: the many pages
     that list a paper without its abstract (all papers, authors, neighbours, related) are not
-    rendered again when only the abstract changed.
-
-    Rich titles are kept in `titles`, one per paper for the whole build, as cards are not:
-    at archive scale a card is dropped and made again many times."""
+    rendered again when only the abstract changed. A full card is made from the brief one,
+    whose rich title it shares."""
 
     def __init__(
-        self, paper: Paper, made: CardMaking, titles: dict[str, Markup | None], brief: bool = False
+        self, paper: Paper, fields: dict[str, Any], key_digest: bytes, brief: Card | None = None
     ) -> None:
-        super().__init__(made.fields)
-        self._paper, self._brief, self._titles = paper, brief, titles
-        self.key_digest = made.brief_digest if brief else made.full_digest
+        super().__init__(fields)
+        self._paper, self._brief_card = paper, brief
+        self.key_digest = key_digest
 
     def __missing__(self, name: str) -> Any:
         paper = self._paper
         if name == "title":
-            if paper.id not in self._titles:
-                self._titles[paper.id] = render_rich_line(paper.title) if paper.title else None
-            value = self[name] = self._titles[paper.id]
-        elif name == "abstract" and not self._brief:
-            value = self[name] = render_abstract(paper.abstract)
+            if self._brief_card is not None:
+                value = self._brief_card["title"]
+            else:
+                value = render_rich_line(paper.title) if paper.title else None
+        elif name == "abstract" and self._brief_card is not None:
+            value = render_abstract(paper.abstract)
         else:
             raise KeyError(name)
+        self[name] = value
         return value
 
 
 @dataclass(frozen=True)
 class CardMaking:
-    """A paper's card fields, and digests of what its full and brief cards show: the fields,
-    and the texts their costly fields are made from."""
+    """A paper's brief card, and a digest of what its full card shows: the fields, and the
+    texts its costly fields are made from."""
 
-    fields: dict[str, Any]
+    brief: Card
     full_digest: bytes
-    brief_digest: bytes
 
     @classmethod
     def of(cls, paper: Paper, fields: dict[str, Any]) -> CardMaking:
         fields_key = context_digest(fields)
-        return cls(
-            fields,
-            context_digest((fields_key, paper.title, paper.abstract)),
-            context_digest((fields_key, paper.title, None)),
-        )
+        brief = Card(paper, fields, context_digest((fields_key, paper.title, None)))
+        return cls(brief, context_digest((fields_key, paper.title, paper.abstract)))
+
+    def full(self, paper: Paper) -> Card:
+        return Card(paper, self.brief, self.full_digest, self.brief)
 
 
 class Views:
@@ -160,12 +157,13 @@ class Views:
         # Each paper's related papers by id: they arrive while other pages render (corpus.py),
         # so they are added here before the pages of the papers they belong to are made.
         self.related: dict[str, tuple[str, ...]] = {}
-        self._cards: OrderedDict[tuple[str, bool], Card] = OrderedDict()
-        # Every paper's card fields and digests, kept for the whole build: a rebuild keys each
-        # paper's cards on about ten pages, and the cards cache (which also holds their
-        # rendered abstracts) is bounded.
+        # Every paper's brief card and full card's digest, kept for the whole build: a paper
+        # is listed on about ten pages (its authors', its neighbours', related papers'), in no
+        # order a bounded cache would hold (at 100,000 papers four in five cards were made
+        # again). Full cards, which hold rendered abstracts, are shown on a paper's own and
+        # its session's pages: a bounded many are kept, all of them up to 20,000 papers.
         self._card_makings: dict[str, CardMaking] = {}
-        self._rich_titles: dict[str, Markup | None] = {}  # see Card
+        self._full_cards: OrderedDict[str, Card] = OrderedDict()
 
     # --- shared pieces -------------------------------------------------------------------
 
@@ -238,17 +236,17 @@ class Views:
     def card(self, paper: Paper, brief: bool = False) -> Card:
         """What a paper listing shows of a paper (`brief`: without its abstract); built once
         per paper."""
-        cached = self._cards.get((paper.id, brief))
-        if cached is None:
-            made = self._card_makings.get(paper.id)
-            if made is None:
-                made = CardMaking.of(paper, self._card_fields(paper))
-                self._card_makings[paper.id] = made
-            cached = Card(paper, made, self._rich_titles, brief)
-            self._cards[(paper.id, brief)] = cached
-            if len(self._cards) > CARD_CACHE_LIMIT:  # bounds memory at archive scale
-                self._cards.popitem(last=False)
-        return cached
+        made = self._card_makings.get(paper.id)
+        if made is None:
+            made = self._card_makings[paper.id] = CardMaking.of(paper, self._card_fields(paper))
+        if brief:
+            return made.brief
+        full = self._full_cards.get(paper.id)
+        if full is None:
+            full = self._full_cards[paper.id] = made.full(paper)
+            if len(self._full_cards) > FULL_CARDS_KEPT:  # bounds memory at archive scale
+                self._full_cards.popitem(last=False)
+        return full
 
     def _card_fields(self, paper: Paper) -> dict[str, Any]:
         authors = self.author_links(paper.authors)

@@ -112,10 +112,14 @@ class Card(dict, Digested):
     whose rich title it shares."""
 
     def __init__(
-        self, paper: Paper, fields: dict[str, Any], key_digest: bytes, brief: Card | None = None
+        self,
+        paper: Paper,
+        fields: dict[str, Any],
+        key_digest: bytes,
+        brief_card: Card | None = None,  # a full card's; None: this card is brief
     ) -> None:
         super().__init__(fields)
-        self._paper, self._brief_card = paper, brief
+        self._paper, self._brief_card = paper, brief_card
         self.key_digest = key_digest
 
     def __missing__(self, name: str) -> Any:

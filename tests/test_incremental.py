@@ -214,6 +214,31 @@ print(result.workers)
 """
 
 
+NOTHING_TO_DO = """
+import sys
+from pathlib import Path
+from confsite.diagnostics import Diagnostics
+from confsite.pipeline import BuildOptions, build
+result = build(BuildOptions(Path(sys.argv[1]), Path(sys.argv[2])), Diagnostics())
+rendering = ("jinja2", "numpy", "scipy", "confsite.render.pages", "confsite.render.corpus")
+print(result.up_to_date, *sorted(name for name in rendering if name in sys.modules))
+"""
+
+
+def test_a_rebuild_with_nothing_to_do_imports_no_rendering(seeds_project, tmp_path: Path) -> None:
+    """Most of a no-op's start-up went to importing what renders pages, which is now
+    imported only when something is rendered (docs/performance.md)."""
+    config, out = clone(seeds_project, tmp_path)
+    nothing = subprocess.run(
+        [sys.executable, "-c", NOTHING_TO_DO, str(config), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert nothing.returncode == 0, nothing.stderr
+    assert nothing.stdout.split() == ["True"]
+
+
 def test_a_parallel_build_equals_a_serial_build(seeds_project, tmp_path: Path) -> None:
     config, out, _ = seeds_project
     # In a process of its own: a process with other threads (pytest's servers) never forks.

@@ -29,8 +29,6 @@ from .progress import SILENT, Progress
 from .readers.plugins import site_registry
 from .readers.sources import SourceReading
 from .render.assets import build_fingerprint, theme_folder
-from .render.corpus import CorpusInputs, corpus_job_started
-from .render.pages import render_site
 from .report import BuildReport, report_of
 
 
@@ -174,6 +172,11 @@ def _built_anew(
 ) -> BuildResult:
     """Read, merge, model and render: every page whose key changed is rendered again, the rest
     of the site is linked from the current one."""
+    # Imported here: a build with nothing to do renders nothing, and Jinja with the page code
+    # was a third of its start-up.
+    from .render.corpus import CorpusInputs, corpus_job_started
+    from .render.pages import render_site
+
     reads = found.reading.read()
     report_reading(reads, diagnostics)
     timer.lap("read")

@@ -10,7 +10,6 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import markdown
 import nh3
 from markupsafe import Markup
 from slugify import slugify
@@ -68,6 +67,8 @@ class ContentPage:
 
 
 def _render_markdown(text: str) -> Markup:
+    import markdown  # here: a build whose site has no content pages never needs it
+
     html = markdown.markdown(
         text, extensions=["tables", "fenced_code", "sane_lists"], output_format="html"
     )

@@ -3,8 +3,8 @@ fingerprint of everything pages are rendered with."""
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
-from xml.sax.saxutils import escape as xml_escape
 
 from ..bundled import BUNDLED, PACKAGE_ROOT
 from ..cache.digests import files_digest, folder_files
@@ -46,7 +46,7 @@ def sitemap(site: Site, paths: list[str]) -> bytes:
         if path == NOT_FOUND or not path.endswith(".html"):
             continue
         page_url = path.removesuffix(INDEX) if path.endswith(INDEX) else path
-        urls.append(f"  <url><loc>{xml_escape(site.base_url + page_url)}</loc></url>")
+        urls.append(f"  <url><loc>{html.escape(site.base_url + page_url, quote=False)}</loc></url>")
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'

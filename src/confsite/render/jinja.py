@@ -77,7 +77,7 @@ class PartialModules:
         A paper's brief card appears on the pages of all its authors, so it is rendered once
         per depth rather than once per appearance. Kept for the whole build: with a bounded
         few, authors' pages, which list papers from all over the program, made most of them
-        again (319,000 renders of 100,000 papers' cards)."""
+        again."""
         cache: OrderedDict[tuple, Markup] = OrderedDict()
         held = 0
 

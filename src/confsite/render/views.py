@@ -163,9 +163,9 @@ class Views:
         self.related: dict[str, tuple[str, ...]] = {}
         # Every paper's brief card and full card's digest, kept for the whole build: a paper
         # is listed on about ten pages (its authors', its neighbours', related papers'), in no
-        # order a bounded cache would hold (at 100,000 papers four in five cards were made
-        # again). Full cards, which hold rendered abstracts, are shown on a paper's own and
-        # its session's pages: a bounded many are kept, all of them up to 20,000 papers.
+        # order a bounded cache would hold. Full cards, which hold rendered abstracts, are
+        # shown on a paper's own and its session's pages: a bounded many are kept, all of them
+        # up to 20,000 papers.
         self._card_makings: dict[str, CardMaking] = {}
         self._full_cards: OrderedDict[str, Card] = OrderedDict()
 

@@ -216,10 +216,12 @@ print(result.workers)
 
 NOTHING_TO_DO = """
 import sys
+from argparse import Namespace
 from pathlib import Path
-from confsite.diagnostics import Diagnostics
-from confsite.pipeline import BuildOptions, build
-result = build(BuildOptions(Path(sys.argv[1]), Path(sys.argv[2])), Diagnostics())
+from confsite.cli.summary import build_and_report
+from confsite.pipeline import BuildOptions
+options = BuildOptions(Path(sys.argv[1]), Path(sys.argv[2]))
+result = build_and_report(options, Namespace(quiet=True, verbose=False))
 rendering = ("jinja2", "numpy", "scipy", "confsite.render.pages", "confsite.render.corpus")
 print(result.up_to_date, *sorted(name for name in rendering if name in sys.modules))
 """

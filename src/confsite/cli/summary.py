@@ -27,15 +27,15 @@ def build_and_report(options: BuildOptions, args: Any) -> BuildResult | None:
     """Build as `confsite build` does: progress and problems on standard error, the summary on
     standard output (`args.quiet`: errors only, `args.verbose`: notes too). None when the build
     failed; its error is printed."""
-    # Imported here: the pipeline pulls in Jinja, lunr and more, which --help need not wait for.
-    from jinja2 import TemplateError
-
+    # Imported here: the pipeline pulls in more, which --help need not wait for.
     from ..pipeline import build
 
     diagnostics = Diagnostics(strict=options.strict)
     try:
         result = build(options, diagnostics, progress_for(sys.stderr, args.quiet))
-    except (ConfsiteError, TemplateError) as err:
+    except Exception as err:
+        if not isinstance(err, ConfsiteError) and not _template_error(err):
+            raise
         if not args.quiet:
             print_problems(diagnostics, args.verbose, sys.stderr)
         print_failure(err, sys.stderr)
@@ -45,6 +45,13 @@ def build_and_report(options: BuildOptions, args: Any) -> BuildResult | None:
         sys.stderr.flush()
         print_summary(result, sys.stdout)
     return result
+
+
+def _template_error(err: Exception) -> bool:
+    """A theme's template failed. Asked of Jinja only where it was imported: a build with
+    nothing to render never imports it, and then no template can have failed."""
+    jinja2 = sys.modules.get("jinja2")
+    return jinja2 is not None and isinstance(err, jinja2.TemplateError)
 
 
 def human_bytes(count: int) -> str:

@@ -33,9 +33,7 @@ def build_and_report(options: BuildOptions, args: Any) -> BuildResult | None:
     diagnostics = Diagnostics(strict=options.strict)
     try:
         result = build(options, diagnostics, progress_for(sys.stderr, args.quiet))
-    except Exception as err:
-        if not isinstance(err, ConfsiteError) and not _template_error(err):
-            raise
+    except ConfsiteError as err:
         if not args.quiet:
             print_problems(diagnostics, args.verbose, sys.stderr)
         print_failure(err, sys.stderr)
@@ -45,13 +43,6 @@ def build_and_report(options: BuildOptions, args: Any) -> BuildResult | None:
         sys.stderr.flush()
         print_summary(result, sys.stdout)
     return result
-
-
-def _template_error(err: Exception) -> bool:
-    """A theme's template failed. Asked of Jinja only where it was imported: a build with
-    nothing to render never imports it, and then no template can have failed."""
-    jinja2 = sys.modules.get("jinja2")
-    return jinja2 is not None and isinstance(err, jinja2.TemplateError)
 
 
 def human_bytes(count: int) -> str:

@@ -3,8 +3,9 @@ partials' macros bound once per page depth."""
 
 from __future__ import annotations
 
+import contextlib
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from jinja2 import (
     Environment,
     FileSystemLoader,
     StrictUndefined,
+    TemplateError,
     pass_context,
     select_autoescape,
 )
@@ -22,6 +24,7 @@ from jinja2.runtime import Context, Macro
 from markupsafe import Markup, escape
 
 from ..bundled import BUNDLED
+from ..diagnostics import ConfsiteError, SourceLoc
 from ..model.urls import page_path
 from .labels import UNTITLED
 
@@ -145,6 +148,19 @@ class PageEnvironment(Environment):
             except KeyError:
                 pass
         return super().getattr(obj, attribute)
+
+
+@contextlib.contextmanager
+def template_errors_located(theme_dir: Path | None) -> Iterator[None]:
+    """A template's failure (a theme's, mostly) as an input problem: at the template and line
+    where Jinja knows them (a syntax error), else at the templates folder."""
+    try:
+        yield
+    except TemplateError as err:
+        filename, line = getattr(err, "filename", None), getattr(err, "lineno", None)
+        folder = theme_dir / "templates" if theme_dir else BUNDLED.templates
+        where = SourceLoc(filename, line) if filename else SourceLoc(str(folder))
+        raise ConfsiteError(where, f"{type(err).__name__}: {err}") from None
 
 
 def make_environment(theme_dir: Path | None) -> Environment:

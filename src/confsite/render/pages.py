@@ -21,7 +21,7 @@ from ..progress import SILENT, Progress
 from .assets import other_files, theme_folder
 from .corpus import CorpusJob, Related
 from .downloads import stage_downloads
-from .jinja import make_environment
+from .jinja import make_environment, template_errors_located
 from .views import Page, Views
 
 PAGES_PER_CHUNK = 100  # small enough to keep both workers busy to the end
@@ -137,7 +137,7 @@ def render_site(
     job = RenderJob(environment, views, makers, papers, writer, salt, downloads_cache)
     result = RenderResult(pages=len(makers) + len(papers))
     progress.start("render", result.pages)
-    with worker_pool(job, jobs) as pool:
+    with template_errors_located(theme_dir), worker_pool(job, jobs) as pool:
         result.workers = 1 if pool.in_process else jobs
         pages, downloads = _stage_pages(pool, corpus, result)
         search, cpu_seconds = corpus.search_files()  # while the workers render

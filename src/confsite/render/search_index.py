@@ -137,9 +137,9 @@ def field_weights(
     fields: list[csr_matrix], numbers: list[np.ndarray], postings: np.ndarray
 ) -> list[np.ndarray]:
     """Each posting's weight in thousandths (`numbers`: each field's term numbers;
-    `postings`: each term's postings in every field), exactly as lunr.js's Builder computes it (BM25
-    with lunr's idf, the field boost, rounded to 3 places): the same IEEE operations in the
-    same order, so a shard needs no field lengths and scores equal a lunr.js build's."""
+    `postings`: each term's postings in every field), exactly as lunr.js's Builder computes
+    it (BM25 with lunr's idf, the field boost, rounded to 3 places): the same IEEE operations
+    in the same order, so a shard needs no field lengths and scores equal a lunr.js build's."""
     import numpy as np
 
     documents = fields[0].shape[0]

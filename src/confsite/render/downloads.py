@@ -19,10 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..cache.digests import digest as paper_digest
 from ..cache.stores import load_pickle, save_pickle
 from ..model.site import Site
-from .citation import citation_of
 from .download_formats import DOWNLOADS, Download
 
 if TYPE_CHECKING:
@@ -42,17 +40,18 @@ class DownloadPieces:
 
 
 def stage_downloads(
-    site: Site, writer: StagingWriter, cache: Path | None, fingerprint: bytes
+    site: Site,
+    writer: StagingWriter,
+    cache: Path | None,
+    fingerprint: bytes,
+    digests: list[bytes],
 ) -> dict[str, FileEntry]:
     """Stage every download, one at a time (each holds every paper, so each is large), and
     record in `cache` (one per output folder, beside its manifest) where their pieces lie,
-    for the next build."""
+    for the next build. `digests` are the papers' (see `record_digest`), in site order."""
     previous = load_pickle(cache, fingerprint, DownloadPieces)
     if previous is not None and previous.base_url != site.base_url:
         previous = None
-    # A piece is made from its paper and its citation (key, URL, proceedings name; see
-    # citation.py), which other papers and the config decide.
-    digests = [paper_digest((paper, citation_of(site, paper))) for paper in site.papers]
     staged: dict[str, FileEntry] = {}
     recorded: dict[str, tuple[str, Spans]] = {}
     for name, download in DOWNLOADS.items():

@@ -13,6 +13,7 @@ from jinja2 import Environment
 
 from ..cache.manifest import FileEntry
 from ..cache.page_keys import page_key
+from ..model import urls
 from ..model.records import Paper
 from ..model.site import Site
 from ..output.processes import WorkerPool, worker_pool
@@ -75,6 +76,18 @@ class RenderJob:
         kept = self.writer.reuse(page.path, key)
         if kept is not None:
             return page.path, kept, False
+        return self.rendered(page, key)
+
+    def stage_paper(self, paper: Paper) -> tuple[str, FileEntry, bool]:
+        """As `stage`, for a paper's page, keyed without making its context."""
+        path = urls.page_path(urls.paper_url(paper.id))
+        key = self.views.paper_key(paper, self.salt)
+        kept = self.writer.reuse(path, key)
+        if kept is not None:
+            return path, kept, False
+        return self.rendered(self.views.paper(paper), key)
+
+    def rendered(self, page: Page, key: str) -> tuple[str, FileEntry, bool]:
         html = self.environment.get_template(page.template).render(page.full_context())
         return page.path, self.writer.put(page.path, html.encode(), key), True
 
@@ -90,13 +103,15 @@ class RenderJob:
         started = time.process_time()
         numbers, related = task
         self.views.related.update(related)
-        staged = [self.stage(self.views.paper(self.papers[n])) for n in numbers]
+        staged = [self.stage_paper(self.papers[n]) for n in numbers]
         return staged, time.process_time() - started
 
     def make_downloads(self, _: None) -> Staged:
         """The downloads (papers.json, ...), made in a worker as pages are."""
         started = time.process_time()
-        files = stage_downloads(self.views.site, self.writer, self.downloads_cache, self.salt)
+        site, views = self.views.site, self.views
+        digests = [views.record_digest(paper) for paper in site.papers]
+        files = stage_downloads(site, self.writer, self.downloads_cache, self.salt, digests)
         staged = [(name, entry, False) for name, entry in files.items()]
         return staged, time.process_time() - started
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, partial
 from typing import Any
 
+from ..cache.digests import digest
 from ..cache.page_keys import Digested, context_digest
 from ..model import urls
 from ..model.authors import Author, display_case, index_letter, person_order
@@ -168,6 +169,7 @@ class Views:
         # up to 20,000 papers.
         self._card_makings: dict[str, CardMaking] = {}
         self._full_cards: OrderedDict[str, Card] = OrderedDict()
+        self._record_digests: dict[str, bytes] = {}
 
     # --- shared pieces -------------------------------------------------------------------
 
@@ -240,9 +242,7 @@ class Views:
     def card(self, paper: Paper, brief: bool = False) -> Card:
         """What a paper listing shows of a paper (`brief`: without its abstract); built once
         per paper."""
-        made = self._card_makings.get(paper.id)
-        if made is None:
-            made = self._card_makings[paper.id] = CardMaking.of(paper, self._card_fields(paper))
+        made = self._card_making(paper)
         if brief:
             return made.brief
         full = self._full_cards.get(paper.id)
@@ -251,6 +251,12 @@ class Views:
             if len(self._full_cards) > FULL_CARDS_KEPT:  # bounds memory at archive scale
                 self._full_cards.popitem(last=False)
         return full
+
+    def _card_making(self, paper: Paper) -> CardMaking:
+        made = self._card_makings.get(paper.id)
+        if made is None:
+            made = self._card_makings[paper.id] = CardMaking.of(paper, self._card_fields(paper))
+        return made
 
     def _card_fields(self, paper: Paper) -> dict[str, Any]:
         authors = self.author_links(paper.authors)
@@ -450,6 +456,51 @@ class Views:
                 }
             )
         return result
+
+    def record_digest(self, paper: Paper) -> bytes:
+        """A digest of a paper's record and its citation (key, URL, proceedings name, which
+        other papers and the config decide; see citation.py): what its page's details and
+        its pieces of the downloads are made from. Made once per paper and process."""
+        made = self._record_digests.get(paper.id)
+        if made is None:
+            made = digest((paper, citation_of(self.site, paper)))
+            self._record_digests[paper.id] = made
+        return made
+
+    @cached_property
+    def _site_digest(self) -> bytes:
+        """What every page shows of the site: its title, navigation and base URL."""
+        return context_digest((self.site.title, self.nav, self.site.base_url))
+
+    def paper_key(self, paper: Paper, salt: bytes) -> str:
+        """The key of a paper's page (see `page_key`), made from what `paper` makes its page
+        from, not from the page's context: a rebuild keys every paper's page, and making
+        100,000 contexts to key them took most of a one-abstract rebuild's work. Whatever
+        `paper` reads must enter here; tests/test_incremental.py changes each input."""
+        site = self.site
+        related = [
+            self._card_making(site.paper_by_id[i]).brief.key_digest
+            for i in self.related.get(paper.id, ())
+        ]
+        made_from = (
+            "paper.html",
+            self._site_digest,
+            self._card_making(paper).full_digest,
+            self.record_digest(paper),
+            site.collection_of[(paper.conference, paper.year)].url,
+            [self._neighbours_made_from(paper, session) for session in paper.sessions],
+            related,
+        )
+        return context_digest(made_from, salt).hex()
+
+    def _neighbours_made_from(self, paper: Paper, session: Session) -> tuple[Any, ...]:
+        """What `neighbours` shows of a session: the session, the paper's place in it, and the
+        papers on either side."""
+        group = self.site.session_by_key[session]
+        index = self._positions[(session, paper.id)]
+        around = group.papers[max(0, index - 1) : index + 2]
+        briefs = [self._card_making(p).brief.key_digest for p in around]
+        return group.label, group.url, index, len(group.papers), briefs
 
     def paper(self, paper: Paper) -> Page:
         site = self.site

@@ -415,6 +415,13 @@ CHANGES = {
         c, f"{NEIGHBOUR_ID}:\n  authors: [Yuntian Deng, Ada Lovelace]\n"
     ),
     "an award": lambda c: override(c, f"{NEIGHBOUR_ID}:\n  awards: [Outstanding Paper]\n"),
+    # Both of Duy Kien Nguyen's papers now spell "Duy-Kien": the name shown changes, and with
+    # it the co-authors listed on the pages of R-MAE's other authors, whose cards do not.
+    "a co-author's shown name": lambda c: override(
+        c,
+        "movie-revisiting-modulated-convolutions-for-visual-counting-and-beyond:\n"
+        "  authors: [Duy-Kien Nguyen, Vedanuj Goswami, Xinlei Chen]\n",
+    ),
     "a paper moved to another session": lambda c: override(
         c, f"{NEIGHBOUR_ID}:\n  sessions: [Oral Session 1]\n"
     ),

@@ -13,7 +13,6 @@ from jinja2 import Environment
 
 from ..cache.manifest import FileEntry
 from ..cache.page_keys import page_key
-from ..model import urls
 from ..model.records import Paper
 from ..model.site import Site
 from ..output.processes import WorkerPool, worker_pool
@@ -23,7 +22,7 @@ from .assets import other_files, theme_folder
 from .corpus import CorpusJob, Related
 from .downloads import stage_downloads
 from .jinja import make_environment, template_errors_located
-from .views import Page, Views
+from .views import KeyedPage, Page, Views
 
 PAGES_PER_CHUNK = 100  # small enough to keep both workers busy to the end
 MAX_CHUNKS = 400
@@ -63,7 +62,7 @@ class RenderJob:
 
     environment: Environment
     views: Views
-    makers: list[Callable[[], Page]]  # pages that show no related papers
+    makers: list[Callable[[], Page] | KeyedPage]  # pages that show no related papers
     papers: list[Paper]  # whose pages show them
     writer: StagingWriter
     salt: bytes
@@ -78,14 +77,16 @@ class RenderJob:
             return page.path, kept, False
         return self.rendered(page, key)
 
-    def stage_paper(self, paper: Paper) -> tuple[str, FileEntry, bool]:
-        """As `stage`, for a paper's page, keyed without making its context."""
-        path = urls.page_path(urls.paper_url(paper.id))
-        key = self.views.paper_key(paper, self.salt)
-        kept = self.writer.reuse(path, key)
+    def stage_keyed(self, page: KeyedPage) -> tuple[str, FileEntry, bool]:
+        """As `stage`, for a page keyed without making its context."""
+        key = page.key(self.salt)
+        kept = self.writer.reuse(page.path, key)
         if kept is not None:
-            return path, kept, False
-        return self.rendered(self.views.paper(paper), key)
+            return page.path, kept, False
+        return self.rendered(page.make(), key)
+
+    def stage_made(self, maker: Callable[[], Page] | KeyedPage) -> tuple[str, FileEntry, bool]:
+        return self.stage_keyed(maker) if isinstance(maker, KeyedPage) else self.stage(maker())
 
     def rendered(self, page: Page, key: str) -> tuple[str, FileEntry, bool]:
         html = self.environment.get_template(page.template).render(page.full_context())
@@ -95,7 +96,7 @@ class RenderJob:
         """Pages of the makers, by number: runs, not every n-th page, so that pages which
         share cards mostly render in one process."""
         started = time.process_time()
-        staged = [self.stage(self.makers[number]()) for number in numbers]
+        staged = [self.stage_made(self.makers[number]) for number in numbers]
         return staged, time.process_time() - started
 
     def stage_papers(self, task: tuple[range, Related]) -> Staged:
@@ -103,7 +104,7 @@ class RenderJob:
         started = time.process_time()
         numbers, related = task
         self.views.related.update(related)
-        staged = [self.stage_paper(self.papers[n]) for n in numbers]
+        staged = [self.stage_keyed(self.views.paper_page(self.papers[n])) for n in numbers]
         return staged, time.process_time() - started
 
     def make_downloads(self, _: None) -> Staged:

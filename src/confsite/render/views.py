@@ -55,6 +55,16 @@ class Page:
         return self.context if self.deferred is None else {**self.context, **self.deferred()}
 
 
+@dataclass(frozen=True)
+class KeyedPage:
+    """A page keyed from what it is made from (`key(salt)`, see `Views.paper_key`), so a
+    rebuild makes its context (`make`) only when the key changed."""
+
+    path: str
+    key: Callable[[bytes], str]
+    make: Callable[[], Page]
+
+
 def root_for(path: str) -> str:
     return "../" * path.count("/")
 
@@ -276,7 +286,7 @@ class Views:
 
     # --- pages ---------------------------------------------------------------------------
 
-    def page_makers(self) -> list[Callable[[], Page]]:
+    def page_makers(self) -> list[Callable[[], Page] | KeyedPage]:
         """One call per page that shows no related papers, each building that page's context
         when called, so that worker processes build only the contexts of the pages they
         render. Paper pages (see `papers_in_order`) come after, once related papers exist."""
@@ -295,7 +305,14 @@ class Views:
             for g in site.sessions
             for n in range(1, page_count(len(g.papers), CARDS_PER_PAGE) + 1)
         ]
-        makers += [partial(self.author, a) for a in site.authors]
+        makers += [
+            KeyedPage(
+                urls.page_path(urls.author_url(a.slug)),
+                partial(self.author_key, a),
+                partial(self.author, a),
+            )
+            for a in site.authors
+        ]
         makers += [partial(self.content, c) for c in site.content_pages]
         return makers
 
@@ -472,6 +489,10 @@ class Views:
         """What every page shows of the site: its title, navigation and base URL."""
         return context_digest((self.site.title, self.nav, self.site.base_url))
 
+    def paper_page(self, paper: Paper) -> KeyedPage:
+        path = urls.page_path(urls.paper_url(paper.id))
+        return KeyedPage(path, partial(self.paper_key, paper), partial(self.paper, paper))
+
     def paper_key(self, paper: Paper, salt: bytes) -> str:
         """The key of a paper's page (see `page_key`), made from what `paper` makes its page
         from, not from the page's context: a rebuild keys every paper's page, and making
@@ -572,6 +593,36 @@ class Views:
             pager=paging,
         )
         return Page(path, "authors.html", context)
+
+    def author_key(self, author: Author, salt: bytes) -> str:
+        """The key of an author's page, made from what `author` makes it from (see
+        `paper_key`): the author, each paper's brief card and collection, and who wrote each
+        paper as the site names them (the co-authors, whose shown names can change with
+        papers this author did not write)."""
+        site = self.site
+        papers = [site.paper_by_id[i] for i in author.paper_ids]
+        made_from = (
+            "author.html",
+            self._site_digest,
+            author.key,
+            author.name,
+            author.slug,
+            author.spellings,
+            [
+                (
+                    self._card_making(paper).brief.key_digest,
+                    site.collection_of[(paper.conference, paper.year)].slug,
+                    self._authors_shown(paper),
+                )
+                for paper in papers
+            ],
+        )
+        return context_digest(made_from, salt).hex()
+
+    def _authors_shown(self, paper: Paper) -> list[tuple[str, str]]:
+        """A paper's authors as the site shows them (name and slug), each once."""
+        authors = self.site.authors
+        return [(authors[p].name, authors[p].slug) for p in sorted(self._author_places[paper.id])]
 
     def author(self, author: Author) -> Page:
         """An author's papers by year and venue, newest first, and their co-authors with the

@@ -180,6 +180,7 @@ class Views:
         self._card_makings: dict[str, CardMaking] = {}
         self._full_cards: OrderedDict[str, Card] = OrderedDict()
         self._record_digests: dict[str, bytes] = {}
+        self._shown_authors: dict[str, bytes] = {}
 
     # --- shared pieces -------------------------------------------------------------------
 
@@ -619,10 +620,16 @@ class Views:
         )
         return context_digest(made_from, salt).hex()
 
-    def _authors_shown(self, paper: Paper) -> list[tuple[str, str]]:
-        """A paper's authors as the site shows them (name and slug), each once."""
-        authors = self.site.authors
-        return [(authors[p].name, authors[p].slug) for p in sorted(self._author_places[paper.id])]
+    def _authors_shown(self, paper: Paper) -> bytes:
+        """A digest of a paper's authors as the site shows them (name and slug, each once);
+        made once per paper and process, as a paper is on each of its authors' pages."""
+        made = self._shown_authors.get(paper.id)
+        if made is None:
+            authors = self.site.authors
+            places = sorted(self._author_places[paper.id])
+            made = context_digest([(authors[p].name, authors[p].slug) for p in places])
+            self._shown_authors[paper.id] = made
+        return made
 
     def author(self, author: Author) -> Page:
         """An author's papers by year and venue, newest first, and their co-authors with the

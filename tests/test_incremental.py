@@ -400,6 +400,15 @@ def move_a_dump_down_a_line(config: Path) -> None:
     dump.write_text(f"{heading}\n\n{rest}", encoding="utf-8")
 
 
+def fold_year_into_venue(config: Path) -> None:
+    """The 2024 source's venue becomes "ICLR 2024" with no year: its collection keeps its
+    label and slug, but sorts after the dated ones on its authors' pages."""
+    text = config.read_text(encoding="utf-8")
+    dated = "conference: ICLR\n    year: 2024\n"
+    assert text.count(dated) == 1
+    config.write_text(text.replace(dated, "conference: ICLR 2024\n"), encoding="utf-8")
+
+
 def retitle_site(config: Path) -> None:
     text = config.read_text(encoding="utf-8")
     config.write_text(text.replace("title: ICLR Proceedings Archive", "title: ICLR Archive"))
@@ -427,6 +436,7 @@ CHANGES = {
     ),
     "a paper removed": remove_neighbour_from_its_dump,
     "source lines moved": move_a_dump_down_a_line,
+    "a venue's year folded into its name": fold_year_into_venue,
     "the site's title": retitle_site,
     "a content page": add_content_page,
 }

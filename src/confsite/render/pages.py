@@ -86,6 +86,7 @@ class RenderJob:
         return self.rendered(page.make(), key)
 
     def stage_made(self, maker: Callable[[], Page] | KeyedPage) -> tuple[str, FileEntry, bool]:
+        """A page of `page_makers`, keyed as it is made."""
         return self.stage_keyed(maker) if isinstance(maker, KeyedPage) else self.stage(maker())
 
     def rendered(self, page: Page, key: str) -> tuple[str, FileEntry, bool]:

@@ -180,7 +180,7 @@ class Views:
         self._card_makings: dict[str, CardMaking] = {}
         self._full_cards: OrderedDict[str, Card] = OrderedDict()
         self._record_digests: dict[str, bytes] = {}
-        self._shown_authors: dict[str, bytes] = {}
+        self._authors_shown_digests: dict[str, bytes] = {}
 
     # --- shared pieces -------------------------------------------------------------------
 
@@ -292,7 +292,7 @@ class Views:
         when called, so that worker processes build only the contexts of the pages they
         render. Paper pages (see `papers_in_order`) come after, once related papers exist."""
         site = self.site
-        makers: list[Callable[[], Page]] = [self.home, self.not_found, self.search]
+        makers: list[Callable[[], Page] | KeyedPage] = [self.home, self.not_found, self.search]
         lines = page_count(len(site.papers), LINES_PER_PAGE)
         makers += [partial(self.all_papers, n) for n in range(1, lines + 1)]
         makers += [
@@ -597,9 +597,9 @@ class Views:
 
     def author_key(self, author: Author, salt: bytes) -> str:
         """The key of an author's page, made from what `author` makes it from (see
-        `paper_key`): the author, each paper's brief card and collection, and who wrote each
-        paper as the site names them (the co-authors, whose shown names can change with
-        papers this author did not write)."""
+        `paper_key`): the author, each paper's brief card, venue, year and collection, and
+        who wrote each paper as the site names them (the co-authors, whose shown names can
+        change with papers this author did not write)."""
         site = self.site
         papers = [site.paper_by_id[i] for i in author.paper_ids]
         made_from = (
@@ -612,6 +612,8 @@ class Views:
             [
                 (
                     self._card_making(paper).brief.key_digest,
+                    paper.conference,  # the groups' order, which labels do not decide
+                    paper.year,
                     site.collection_of[(paper.conference, paper.year)].slug,
                     self._authors_shown(paper),
                 )
@@ -623,12 +625,12 @@ class Views:
     def _authors_shown(self, paper: Paper) -> bytes:
         """A digest of a paper's authors as the site shows them (name and slug, each once);
         made once per paper and process, as a paper is on each of its authors' pages."""
-        made = self._shown_authors.get(paper.id)
+        made = self._authors_shown_digests.get(paper.id)
         if made is None:
             authors = self.site.authors
             places = sorted(self._author_places[paper.id])
             made = context_digest([(authors[p].name, authors[p].slug) for p in places])
-            self._shown_authors[paper.id] = made
+            self._authors_shown_digests[paper.id] = made
         return made
 
     def author(self, author: Author) -> Page:

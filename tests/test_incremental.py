@@ -269,6 +269,25 @@ def test_a_new_confsite_version_invalidates_the_cache(
     assert tree_digest(out) == before
 
 
+def test_a_dependency_s_new_version_invalidates_the_cache(
+    seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dependency's new version can change what pages show (a formula's MathML)."""
+    config, out = clone(seeds_project, tmp_path)
+    before = tree_digest(out)
+    installed = tmp_path / "site-packages"
+    (installed / "latex2mathml-99.0.dist-info").mkdir(parents=True)
+    monkeypatch.syspath_prepend(str(installed))
+    result = run(config, out)
+    assert not result.up_to_date
+    assert result.pages_rendered == result.pages
+    assert tree_digest(out) == before
+    # Nothing installed changed: nothing to do. Then the version changes again.
+    assert run(config, out).up_to_date
+    (installed / "latex2mathml-99.0.dist-info").rename(installed / "latex2mathml-99.1.dist-info")
+    assert not run(config, out).up_to_date
+
+
 def test_a_template_change_invalidates_the_cache(seeds_project, tmp_path: Path) -> None:
     config, out = clone(seeds_project, tmp_path)
     theme = config.parent / "theme" / "templates"

@@ -44,5 +44,4 @@ def context_digest(data: Any, salt: bytes = b"") -> bytes:
 def page_key(salt: bytes, page: Page) -> str:
     """A digest of everything a page is rendered from (with `salt` standing for the code and
     templates): while it is unchanged, so is the page."""
-    made_from = None if page.deferred is None else (page.deferred.args, page.deferred.keywords)
-    return context_digest((page.template, page.context, made_from), salt).hex()
+    return context_digest((page.template, page.context), salt).hex()

@@ -48,7 +48,8 @@ def paper_details(
     paper: Paper, site_title: str, absolute_url: str, citation: Citation
 ) -> dict[str, Any]:
     """What a paper's page shows of it beyond its card: description, citation, metadata and
-    sources, made from these arguments alone (see `Page.deferred`)."""
+    sources, made from these arguments alone (a paper page's key holds them: see
+    `Views.paper_key`)."""
     description = shorten(plain_text(paper.abstract), 300) if paper.abstract else ""
     return {
         "description": description,

@@ -68,36 +68,27 @@ class RenderJob:
     salt: bytes
     downloads_cache: Path | None  # where the downloads' pieces are kept between builds
 
-    def stage(self, page: Page) -> tuple[str, FileEntry, bool]:
+    def stage(self, maker: Callable[[], Page] | KeyedPage) -> tuple[str, FileEntry, bool]:
         """The current site's file for the page when it was made from the same key, else
-        the page rendered."""
-        key = page_key(self.salt, page)
-        kept = self.writer.reuse(page.path, key)
+        the page rendered. A `KeyedPage` is keyed without making its context; another page
+        is made first, and keyed by its context."""
+        if isinstance(maker, KeyedPage):
+            path, key, make = maker.path, maker.key(self.salt), maker.make
+        else:
+            page = maker()
+            path, key, make = page.path, page_key(self.salt, page), lambda: page
+        kept = self.writer.reuse(path, key)
         if kept is not None:
-            return page.path, kept, False
-        return self.rendered(page, key)
-
-    def stage_keyed(self, page: KeyedPage) -> tuple[str, FileEntry, bool]:
-        """As `stage`, for a page keyed without making its context."""
-        key = page.key(self.salt)
-        kept = self.writer.reuse(page.path, key)
-        if kept is not None:
-            return page.path, kept, False
-        return self.rendered(page.make(), key)
-
-    def stage_made(self, maker: Callable[[], Page] | KeyedPage) -> tuple[str, FileEntry, bool]:
-        """A page of `page_makers`, keyed as it is made."""
-        return self.stage_keyed(maker) if isinstance(maker, KeyedPage) else self.stage(maker())
-
-    def rendered(self, page: Page, key: str) -> tuple[str, FileEntry, bool]:
-        html = self.environment.get_template(page.template).render(page.full_context())
-        return page.path, self.writer.put(page.path, html.encode(), key), True
+            return path, kept, False
+        page = make()
+        html = self.environment.get_template(page.template).render(page.context)
+        return path, self.writer.put(path, html.encode(), key), True
 
     def stage_pages(self, numbers: range) -> Staged:
         """Pages of the makers, by number: runs, not every n-th page, so that pages which
         share cards mostly render in one process."""
         started = time.process_time()
-        staged = [self.stage_made(self.makers[number]) for number in numbers]
+        staged = [self.stage(self.makers[number]) for number in numbers]
         return staged, time.process_time() - started
 
     def stage_papers(self, task: tuple[range, Related]) -> Staged:
@@ -105,7 +96,7 @@ class RenderJob:
         started = time.process_time()
         numbers, related = task
         self.views.related.update(related)
-        staged = [self.stage_keyed(self.views.paper_page(self.papers[n])) for n in numbers]
+        staged = [self.stage(self.views.paper_page(self.papers[n])) for n in numbers]
         return staged, time.process_time() - started
 
     def make_downloads(self, _: None) -> Staged:

@@ -40,19 +40,11 @@ PAGER_WINDOW = 2  # page numbers listed on either side of the current one
 
 @dataclass(frozen=True)
 class Page:
-    """One HTML page to render: where it goes, with which template, and its context.
-
-    `deferred` makes more context entries from its arguments alone, only when the page is
-    rendered; the page key takes those arguments, which are far quicker to digest than the
-    entries are to make, so a rebuild does not make them for pages it reuses."""
+    """One HTML page to render: where it goes, with which template, and its context."""
 
     path: str  # output path relative to the site root, e.g. papers/x/index.html
     template: str
     context: dict[str, Any] = field(default_factory=dict)
-    deferred: partial[dict[str, Any]] | None = None
-
-    def full_context(self) -> dict[str, Any]:
-        return self.context if self.deferred is None else {**self.context, **self.deferred()}
 
 
 @dataclass(frozen=True)
@@ -481,8 +473,7 @@ class Views:
         its pieces of the downloads are made from. Made once per paper and process."""
         made = self._record_digests.get(paper.id)
         if made is None:
-            made = digest((paper, citation_of(self.site, paper)))
-            self._record_digests[paper.id] = made
+            made = self._record_digests[paper.id] = digest((paper, citation_of(self.site, paper)))
         return made
 
     @cached_property
@@ -544,10 +535,10 @@ class Views:
                 self.card(site.paper_by_id[i], brief=True) for i in self.related.get(paper.id, ())
             ],
         )
-        details = partial(
-            paper_details, paper, site.title, site.absolute(url), citation_of(site, paper)
+        context.update(
+            paper_details(paper, site.title, site.absolute(url), citation_of(site, paper))
         )
-        return Page(path, "paper.html", context, details)
+        return Page(path, "paper.html", context)
 
     @cached_property
     def _letters(self) -> list[tuple[str, list[Author]]]:
@@ -629,8 +620,8 @@ class Views:
         if made is None:
             authors = self.site.authors
             places = sorted(self._author_places[paper.id])
-            made = context_digest([(authors[p].name, authors[p].slug) for p in places])
-            self._authors_shown_digests[paper.id] = made
+            shown = [(authors[p].name, authors[p].slug) for p in places]
+            made = self._authors_shown_digests[paper.id] = context_digest(shown)
         return made
 
     def author(self, author: Author) -> Page:

@@ -21,7 +21,7 @@ from pathlib import Path
 import lxml.html
 import pytest
 from conftest import HOSTILE, html_problems, wait_for_spare
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from confsite.diagnostics import Diagnostics
 from confsite.pipeline import BuildOptions, BuildResult, build
@@ -110,6 +110,29 @@ def test_page_templates_escape_every_value_but_markup() -> None:
     )
     expected = "&lt;script&gt;&#39;&amp;&#34;&lt;/script&gt;|<b>x</b>|3|<em>kept</em>|"
     assert html == expected + "[&#39;&lt;i&gt;&#39;]"
+
+
+class _HypertextText(str):
+    def __html__(self) -> str:
+        return "<em>its own</em>"
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["&", "<", ">", "'", '"', "plain text", "", "a & b", "Ünïcödé 深度", -12, 0, True, 2.5, None],
+)
+def test_escaping_gives_markupsafe_s_characters(value: object) -> None:
+    """Text without a character to escape, and numbers, skip markupsafe (`escaped`): the page
+    must hold exactly what markupsafe's escaping gives, for each of the five characters alone
+    too."""
+    template = make_environment(None).from_string("{{ value }}")
+    assert template.render(value=value) == str(escape(value))
+
+
+def test_escaping_honours_a_text_subclass_s_own_markup() -> None:
+    """Only `str` itself takes the quick path: a subclass may say how it is written."""
+    template = make_environment(None).from_string("{{ value }}")
+    assert template.render(value=_HypertextText("plain")) == "<em>its own</em>"
 
 
 def test_the_corpus_keeps_its_awkward_bytes() -> None:

@@ -112,10 +112,21 @@ def _always(options: dict[str, Any]) -> bool:
     return True
 
 
-def escaped(value: Any) -> Markup:
-    """`markupsafe.escape`, which copies markup it is given (a card, a rendered title) by way of
-    two `__html__` lookups: markup is returned as it is, everything else escaped as before."""
-    return value if type(value) is Markup else escape(value)
+def escaped(value: Any) -> str:
+    """`markupsafe.escape` for a page's output, where only the characters count: markup is
+    returned as it is (escape copies it by way of two `__html__` lookups), and so is text that
+    holds none of the five characters escape replaces (most names, links and labels), which
+    escape would copy into new markup; a number is its digits."""
+    kind = type(value)
+    if kind is Markup:
+        return value
+    if kind is str:
+        if "&" in value or "<" in value or ">" in value or "'" in value or '"' in value:
+            return escape(value)
+        return value
+    if kind is int:
+        return str(value)
+    return escape(value)
 
 
 class PageCodeGenerator(CodeGenerator):

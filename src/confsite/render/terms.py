@@ -96,13 +96,19 @@ def _translated(text: str, table: dict[int, Any]) -> str:
 
 
 # The ASCII controls Python's str.split takes for white space and JavaScript's \s does not.
-SPLIT_ONLY_CONTROLS = frozenset("\x1c\x1d\x1e\x1f")
+SPLIT_ONLY_CONTROLS = "\x1c\x1d\x1e\x1f"
+
+
+def _holds_split_only_control(text: str) -> bool:
+    """A substring test per control, each one scan in C: a set's `isdisjoint` makes a string of
+    every character of the text."""
+    return any(control in text for control in SPLIT_ONLY_CONTROLS)
 
 
 def tokens(text: str) -> list[str]:
     """The words of text, folded, split as lunr.js's tokenizer splits."""
     folded = fold(text)
-    if folded.isascii() and SPLIT_ONLY_CONTROLS.isdisjoint(folded):
+    if folded.isascii() and not _holds_split_only_control(folded):
         return folded.replace("-", " ").split()  # the same words, several times quicker
     return [word for word in SEPARATOR.split(folded) if word]
 

@@ -11,10 +11,13 @@ from scipy.sparse import csr_matrix
 
 import confsite.cache.terms
 import confsite.render.terms
+import confsite.text.plain
 from confsite.cache.terms import CACHE_FILE, TermCache
 from confsite.diagnostics import SourceLoc
 from confsite.model.records import Paper
+from confsite.render.corpus import plain_abstracts
 from confsite.render.terms import CorpusTerms, paper_terms, plain_abstract
+from confsite.text.plain import plain_text, take_plain_texts
 
 
 def paper(paper_id: str, title: str, abstract: str) -> Paper:
@@ -126,3 +129,26 @@ def test_counting_in_chunks_gives_the_same_terms(
     whole = build_terms(tmp_path / "whole", papers)
     monkeypatch.setattr(confsite.render.terms, "COUNT_CHUNK", 2)
     assert build_terms(tmp_path / "chunked", papers) == whole == [paper_terms(p) for p in papers]
+
+
+def test_the_corpus_worker_hands_on_the_plain_abstracts_that_hold_tex(tmp_path: Path) -> None:
+    """On a full build the corpus worker sends the page workers the plain abstracts it made
+    for the terms (render/corpus.py · `plain_abstracts`): those that may hold TeX, each paired
+    with its own paper, also when the cache holds the texts in another order."""
+    tex = paper("tex", "With math", r"We bound $\alpha^2$ by \emph{one} -- twice.")
+    papers = [paper("plain", "Plain", "Plain words only."), tex, paper("none", "Empty", "")]
+    cache = TermCache(tmp_path, b"code")
+    cache.paper_terms(papers)
+    cache.save()
+    reordered = [papers[2], papers[0], tex]
+    terms = TermCache(tmp_path, b"code").paper_terms(reordered)
+    assert plain_abstracts(reordered, terms) == {"tex": "We bound α^2 by one – twice."}
+
+
+def test_plain_text_takes_what_another_process_made(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page worker given the corpus worker's plain abstracts does not make them again."""
+    monkeypatch.setattr(confsite.text.plain, "_made_elsewhere", {})
+    text = r"An abstract no test has made plain, with $\beta$ in it."
+    take_plain_texts({text: "as the corpus worker made it"})
+    assert plain_text(text) == "as the corpus worker made it"
+    assert plain_text(text.replace("no test", "nothing")) != "as the corpus worker made it"

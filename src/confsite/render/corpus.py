@@ -15,7 +15,7 @@ import contextlib
 import multiprocessing
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -24,10 +24,13 @@ from typing import TYPE_CHECKING, Any
 
 from ..cache.stores import load_pickle, save_pickle
 from ..cache.terms import TermCache
+from ..model.records import Paper
 from ..model.site import Site
 from ..output.processes import die_with_parent, fork_is_safe, objects_frozen
+from ..text.plain import may_hold_tex
 from .related import Nearest, related_papers
 from .search_index import search_files
+from .terms import CorpusTerms
 
 if TYPE_CHECKING:
     from ..cache.manifest import FileEntry
@@ -36,6 +39,7 @@ if TYPE_CHECKING:
 NEAREST_CACHE_FILE = "related.pickle"
 
 Related = dict[str, tuple[str, ...]]
+PlainAbstracts = dict[str, str]  # by paper id
 SearchFiles = dict[str, "FileEntry"]  # the search index's staged files, by path
 CpuSeconds = dict[str, float]
 
@@ -52,14 +56,27 @@ class CorpusInputs:
     writer: StagingWriter
 
 
+def plain_abstracts(papers: Sequence[Paper], terms: CorpusTerms) -> PlainAbstracts:
+    """The plain abstracts the terms were counted from, by paper id, where they may hold TeX
+    (the rest are quickly made again)."""
+    return {
+        paper.id: plain
+        for paper, plain in zip(papers, terms.abstracts, strict=True)
+        if paper.abstract and may_hold_tex(paper.abstract)
+    }
+
+
 def corpus_results(inputs: CorpusInputs, threads: int) -> Iterator[tuple[Any, CpuSeconds]]:
-    """Related papers of each paper, then the search index's files staged, each with the CPU
-    seconds it took. The caches are saved in between: whoever waits for related papers need
-    not wait for that."""
+    """On a full build the plain abstracts with TeX (see `CorpusJob.plain_abstracts`; none on
+    a rebuild, which renders few pages), then related papers of each paper, then the search
+    index's files staged, each with the CPU seconds it took. The caches are saved in between:
+    whoever waits for related papers need not wait for that."""
     started = time.process_time()
     papers = inputs.site.papers
     cache = TermCache(inputs.cache_folder, inputs.fingerprint)
     terms = cache.paper_terms(papers)
+    full_build = not inputs.writer.previous.files
+    yield (plain_abstracts(papers, terms) if full_build else {}), {}
     folder = inputs.cache_folder
     nearest_path = folder / NEAREST_CACHE_FILE if folder is not None else None
     previous = load_pickle(nearest_path, inputs.fingerprint, Nearest)
@@ -90,6 +107,7 @@ class CorpusJob:
 
     def __init__(self, inputs: CorpusInputs, jobs: int) -> None:
         self._process: BaseProcess | None = None
+        self._plain: PlainAbstracts | None = None
         self._related: tuple[Related, CpuSeconds] | None = None
         self._search: tuple[SearchFiles, CpuSeconds] | None = None
         if jobs <= 1 or not fork_is_safe():
@@ -106,9 +124,18 @@ class CorpusJob:
         finally:
             sender.close()
 
+    def plain_abstracts(self) -> PlainAbstracts:
+        """On a full build, the abstracts with TeX as plain text, by paper id: the index's
+        terms are counted from them, and every paper page and the downloads show them, so
+        they are made once, here, instead of in each process. Waits for the terms."""
+        if self._plain is None:
+            self._plain = self._next()[0]
+        return self._plain
+
     def related(self) -> tuple[Related, CpuSeconds]:
         """Each paper's related papers, and the CPU seconds they took; waits for them."""
         if self._related is None:
+            self.plain_abstracts()  # comes first
             self._related = self._next()
         return self._related
 

@@ -18,8 +18,9 @@ from ..model.site import Site
 from ..output.processes import WorkerPool, worker_pool
 from ..output.staging import StagingWriter
 from ..progress import SILENT, Progress
+from ..text.plain import take_plain_texts
 from .assets import other_files, theme_folder
-from .corpus import CorpusJob, Related
+from .corpus import CorpusJob, PlainAbstracts, Related
 from .downloads import stage_downloads
 from .jinja import make_environment, template_errors_located
 from .views import KeyedPage, Page, Views
@@ -91,27 +92,37 @@ class RenderJob:
         staged = [self.stage(self.makers[number]) for number in numbers]
         return staged, time.process_time() - started
 
-    def stage_papers(self, task: tuple[range, Related]) -> Staged:
-        """Paper pages, by number in `papers`, with those papers' related papers."""
+    def stage_papers(self, task: tuple[range, Related, PlainAbstracts]) -> Staged:
+        """Paper pages, by number in `papers`, with those papers' related papers and plain
+        abstracts."""
         started = time.process_time()
-        numbers, related = task
+        numbers, related, plain = task
         self.views.related.update(related)
+        self._take(plain)
         staged = [self.stage(self.views.paper_page(self.papers[n])) for n in numbers]
         return staged, time.process_time() - started
 
-    def make_downloads(self, _: None) -> Staged:
+    def make_downloads(self, plain: PlainAbstracts) -> Staged:
         """The downloads (papers.json, ...), made in a worker as pages are."""
         started = time.process_time()
+        self._take(plain)
         site, views = self.views.site, self.views
         digests = [views.record_digest(paper) for paper in site.papers]
         files = stage_downloads(site, self.writer, self.downloads_cache, self.salt, digests)
         staged = [(name, entry, False) for name, entry in files.items()]
         return staged, time.process_time() - started
 
-    def paper_task(self, numbers: range, related: Related) -> tuple[range, Related]:
-        """Paper pages to stage, with their papers' related papers (the workers forked
-        before those were known)."""
-        return numbers, {self.papers[n].id: related[self.papers[n].id] for n in numbers}
+    def paper_task(
+        self, numbers: range, related: Related, plain: PlainAbstracts
+    ) -> tuple[range, Related, PlainAbstracts]:
+        """Paper pages to stage, with their papers' related papers and plain abstracts (the
+        workers forked before those were known)."""
+        ids = [self.papers[n].id for n in numbers]
+        return numbers, {i: related[i] for i in ids}, {i: plain[i] for i in ids if i in plain}
+
+    def _take(self, plain: PlainAbstracts) -> None:
+        paper_by_id = self.views.site.paper_by_id
+        take_plain_texts({paper_by_id[i].abstract: text for i, text in plain.items()})
 
 
 def runs(count: int) -> list[tuple[int, int]]:
@@ -164,13 +175,15 @@ def _stage_pages(
     pool: WorkerPool, corpus: CorpusJob, result: RenderResult
 ) -> tuple[Iterable[Staged], Iterable[Staged]]:
     """Every page and the downloads staged in the workers: pages without related papers at
-    once, then the downloads, paper pages once related papers are known. Queued after the
-    other pages, the downloads keep a worker busy while the corpus worker finishes related
-    papers, where the workers would wait at archive scale."""
+    once, the downloads once the corpus worker has counted the terms (and so made the plain
+    abstracts they show), paper pages once related papers are known. Queued after the other
+    pages, the downloads keep a worker busy while the corpus worker finishes related papers,
+    where the workers would wait at archive scale."""
     job: RenderJob = pool.worker
     other_pages = pool.map_unordered("stage_pages", [range(*run) for run in runs(len(job.makers))])
-    downloads = pool.map_unordered("make_downloads", [None])
+    plain = corpus.plain_abstracts()
+    downloads = pool.map_unordered("make_downloads", [plain])
     related, cpu_seconds = corpus.related()
     result.cpu_seconds.update(cpu_seconds)
-    tasks = [job.paper_task(range(*run), related) for run in runs(len(job.papers))]
+    tasks = [job.paper_task(range(*run), related, plain) for run in runs(len(job.papers))]
     return itertools.chain(other_pages, pool.map_unordered("stage_papers", tasks)), downloads

@@ -183,6 +183,18 @@ def may_hold_tex(text: str) -> bool:
     return "\\" in text or "$" in text
 
 
+# Plain texts made by `plain_text` in another process of the build, by their text: a full
+# build's corpus worker makes every abstract's for the index, which paper pages and the
+# downloads need too (see `take_plain_texts`).
+_made_elsewhere: dict[str, str] = {}
+
+
+def take_plain_texts(made: dict[str, str]) -> None:
+    """What `plain_text` made of these texts in another process, taken as made here: for an
+    abstract with TeX, parsing it again would cost a page worker as much as it did there."""
+    _made_elsewhere.update(made)
+
+
 # A paper's abstract and title are made plain several times in a row (a paper page's
 # description, meta tags, JSON-LD and RIS record; its index terms and search snippet): a
 # short memory spares the repeats without holding a corpus.
@@ -192,6 +204,9 @@ def plain_text(text: str | None) -> str:
     TeX rendered to Unicode, Markdown links reduced to their text."""
     if not text:
         return ""
+    made = _made_elsewhere.get(text)
+    if made is not None:
+        return made
     if "[" in text:  # the cheap test spares most texts the regex scan
         text = MARKDOWN_LINK.sub(r"\1", text)
     for held, markup, replacement in PLAIN_MARKUP:

@@ -257,6 +257,46 @@ def test_a_parallel_build_equals_a_serial_build(seeds_project, tmp_path: Path) -
     assert tree_digest(tmp_path / "serial") == tree_digest(out)
 
 
+PRIORITIES_IN_A_BUILD = """
+import os
+import sys
+from pathlib import Path
+import confsite.render.corpus as corpus
+import confsite.render.pages as pages
+from confsite.diagnostics import Diagnostics
+from confsite.pipeline import BuildOptions, build
+noted = Path(sys.argv[3])
+def noting(work, who):
+    def note(*args):
+        with open(noted, "a") as out:
+            out.write(f"{who} {os.getpid()} {os.nice(0)}\\n")
+        return work(*args)
+    return note
+pages.RenderJob.stage_pages = noting(pages.RenderJob.stage_pages, "page")
+corpus.corpus_results = noting(corpus.corpus_results, "corpus")
+build(BuildOptions(Path(sys.argv[1]), Path(sys.argv[2]), jobs=2), Diagnostics())
+"""
+
+
+def test_page_workers_run_below_the_corpus_worker_s_priority(tmp_path: Path) -> None:
+    """Paper pages wait for the corpus worker's related papers: the page workers yield the
+    cores to it (render/pages.py · PAGE_WORKER_NICENESS), the corpus worker keeps the
+    build's own priority."""
+    project, noted = copy_seeds_project(tmp_path / "project"), tmp_path / "noted"
+    command = [sys.executable, "-c", PRIORITIES_IN_A_BUILD, project / "site.yaml"]
+    ran = subprocess.run(
+        [*command, tmp_path / "site", noted], capture_output=True, text=True, timeout=600
+    )
+    assert ran.returncode == 0, ran.stderr
+    seen = {tuple(line.split()) for line in noted.read_text().splitlines()}
+    own = os.nice(0)
+    assert {(who, nice) for who, _, nice in seen} == {
+        ("corpus", str(own)),
+        ("page", str(min(19, own + 10))),
+    }
+    assert len({pid for who, pid, _ in seen if who == "page"}) == 2
+
+
 def test_a_new_confsite_version_invalidates_the_cache(
     seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

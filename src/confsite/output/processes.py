@@ -140,9 +140,11 @@ def die_with_parent(parent: int) -> None:
 _adopted: Any = None  # in a pool's worker process: the object whose methods it runs
 
 
-def _adopt(worker: Any) -> None:
+def _adopt(worker: Any, niceness: int) -> None:
     global _adopted
     _adopted = worker
+    if niceness:
+        os.nice(niceness)
 
 
 def _call(task: tuple[str, tuple]) -> Any:
@@ -184,10 +186,11 @@ class WorkerPool:
 
 
 @contextlib.contextmanager
-def worker_pool(worker: Any, jobs: int) -> Iterator[WorkerPool]:
+def worker_pool(worker: Any, jobs: int, niceness: int = 0) -> Iterator[WorkerPool]:
+    """A pool of `jobs` forked processes, each `niceness` below this one's priority."""
     if jobs <= 1 or not fork_is_safe():
         yield WorkerPool(worker)
         return
     context = multiprocessing.get_context("fork")
-    with objects_frozen(), context.Pool(jobs, initializer=_adopt, initargs=(worker,)) as pool:
+    with objects_frozen(), context.Pool(jobs, _adopt, (worker, niceness)) as pool:
         yield WorkerPool(worker, pool)

@@ -25,6 +25,10 @@ from .downloads import stage_downloads
 from .jinja import make_environment, template_errors_located
 from .views import KeyedPage, Page, Views
 
+# The page workers run below the corpus worker's priority: paper pages wait for its related
+# papers, and with three processes on two cores it got a third of each, so the workers were
+# left waiting for it once the other pages were done.
+PAGE_WORKER_NICENESS = 10
 PAGES_PER_CHUNK = 100  # small enough to keep both workers busy to the end
 MAX_CHUNKS = 400
 
@@ -156,7 +160,7 @@ def render_site(
     job = RenderJob(environment, views, makers, papers, writer, salt, downloads_cache)
     result = RenderResult(pages=len(makers) + len(papers))
     progress.start("render", result.pages)
-    with template_errors_located(theme_dir), worker_pool(job, jobs) as pool:
+    with template_errors_located(theme_dir), worker_pool(job, jobs, PAGE_WORKER_NICENESS) as pool:
         result.workers = 1 if pool.in_process else jobs
         pages, downloads = _stage_pages(pool, corpus, result)
         search, cpu_seconds = corpus.search_files()  # while the workers render

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import SEEDS
+from conftest import SEEDS, copy_seeds_project
 
 from confsite.diagnostics import ConfsiteError, ConfsiteErrors, Diagnostics
 from confsite.pipeline import BuildOptions, build
@@ -113,3 +113,57 @@ def test_errors_of_cached_and_fresh_sources_alike(tmp_path: Path) -> None:
     (project / "site.yaml").write_text(config, encoding="utf-8")
     errors = error_lines(run_cli(project, "build").stderr)
     assert [line.split(": ", 2)[1] for line in errors] == ["b.txt:1", "c.txt:1"]
+
+
+SHARED_READING = """
+import sys
+from pathlib import Path
+import confsite.cache.inputs as inputs
+from confsite.config import load_config
+from confsite.diagnostics import ConfsiteError, Diagnostics
+from confsite.readers.plugins import site_registry
+inputs.CachedReading._child_share = lambda self, fresh: fresh[::2]  # however small
+config_path = Path(sys.argv[1])
+readers = site_registry(config_path.parent)
+config = load_config(config_path, Diagnostics(), readers)
+sent = []
+receive = inputs.ForkedResult.get
+inputs.ForkedResult.get = lambda self: sent.append(receive(self)) or sent[-1]
+outcomes = []
+for jobs in (1, 2):
+    reading = inputs.CachedReading(config, b"code", None, readers)
+    try:
+        reads = reading.read(jobs)
+        diagnostics = Diagnostics()
+        papers = reading.merge(reads, diagnostics)
+        shown = [(r.reader.name, r.detected, r.records, r.problems) for r in reads]
+        outcomes.append(repr((shown, papers, diagnostics.problems)))
+    except ConfsiteError as err:
+        outcomes.append(str(err))
+print(outcomes[0] == outcomes[1], len(sent[0] or ()), outcomes[1][:60])
+"""
+
+
+@pytest.mark.parametrize("project_kind", ["seeds", "bad files"])
+def test_a_child_reading_a_share_reads_what_one_process_reads(
+    tmp_path: Path, project_kind: str
+) -> None:
+    """New sources are read by the build and a forked child (cache/inputs.py · `read`): the
+    records, entries, warnings, papers and every bad file's error are those of one process
+    reading them all."""
+    if project_kind == "seeds":
+        project = copy_seeds_project(tmp_path / "project")
+    else:
+        dumps = {"good.txt": GOOD, "unknown.txt": UNKNOWN, "cut.txt": TRUNCATED}  # cut: child's
+        project = write_project(tmp_path, {**dumps, "bin.txt": BINARY})
+    ran = subprocess.run(
+        [sys.executable, "-c", SHARED_READING, str(project / "site.yaml")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert ran.returncode == 0, ran.stderr
+    same, read_by_child, start = ran.stdout.split(" ", 2)
+    assert same == "True"
+    assert int(read_by_child) >= 2
+    assert start.startswith("unknown.txt:1:" if project_kind == "bad files" else "([(")

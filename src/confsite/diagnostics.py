@@ -35,8 +35,8 @@ class ConfsiteError(Exception):
         self.message = message
         super().__init__(f"{self.loc}: {message}")
 
-    def __reduce__(self):  # so an error raised in a worker process arrives whole
-        return (ConfsiteError, (self.loc, self.message))
+    def __reduce__(self):  # so an error raised in a worker process arrives whole, as its kind
+        return (type(self), (self.loc, self.message))
 
 
 class ConfsiteErrors(ConfsiteError):

@@ -177,7 +177,8 @@ def _built_anew(
     from .render.corpus import CorpusInputs, corpus_job_started
     from .render.pages import render_site
 
-    reads = found.reading.read()
+    jobs = options.jobs or default_jobs()
+    reads = found.reading.read(jobs)
     report_reading(reads, diagnostics)
     timer.lap("read")
     papers = found.reading.merge(reads, diagnostics)
@@ -187,7 +188,6 @@ def _built_anew(
     from_inputs = len(diagnostics.problems)
     people = load_author_overrides(found.config)
     result = BuildResult(found.config, found.out_dir, reads, papers, diagnostics)
-    jobs = options.jobs or default_jobs()
     caches = found.caches
     staged = staged_site(found.out_dir, found.previous, caches.manifest)
     with build_lock(caches.lock), staged as writer:

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..config import SiteConfig
-from ..diagnostics import Diagnostics, Problem
+from ..diagnostics import ConfsiteError, Diagnostics, Problem
 from ..model.papers import merge_sources, normalize_source, overrides_path
 from ..model.records import Entry, Paper
-from ..output.processes import ForkedWork, forked
+from ..output.processes import ForkedResult, ForkedWork, forked
 from ..readers.base import RawRecord
 from ..readers.registry import Registry
 from ..readers.sources import SourceReading, read_every_source, read_source
@@ -27,6 +27,9 @@ from .digests import hex_digest
 from .stores import load_pickle, save_pickle
 
 CACHE_FILE = "inputs.pickle"
+# New sources' bytes from which a forked child reads a share: below, forking and sending the
+# records back cost about what the child saves.
+MIN_BYTES_TO_SHARE = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,13 @@ class InputCache:
     inputs_key: str = ""  # digest of every input of the last build
     papers: list[Paper] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)  # what merging reported
+
+
+def file_size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:  # reported with its location by the reader
+        return 0
 
 
 def file_bytes(path: Path) -> bytes | None:
@@ -75,6 +85,7 @@ class CachedReading:
         overrides_bytes = file_bytes(overrides[0]) if overrides else None
         self.inputs_key = hex_digest(fingerprint, located, self.keys, overrides_bytes)
         self.fresh: set[int] = set()  # sources read anew, not taken from the cache
+        self._made: dict[int, CachedSource | ConfsiteError] = {}  # those sources, read
         self._saving = ForkedWork(None)
 
     @functools.cached_property
@@ -83,27 +94,68 @@ class CachedReading:
         nothing to do never needs it."""
         return load_pickle(self.path, self.fingerprint, InputCache) or InputCache()
 
-    def read(self) -> list[SourceReading]:
-        """Every source, from the cache or read anew; ConfsiteError names every bad one."""
+    def read(self, jobs: int = 1) -> list[SourceReading]:
+        """Every source, from the cache or read anew (and normalized: see `_read_fresh`), with
+        a forked child reading a share of the new ones when there are `jobs` cores and enough
+        to read; ConfsiteError names every bad one."""
+        self.fresh = {i for i, key in enumerate(self.keys) if key not in self.cache.sources}
+        theirs = self._child_share(sorted(self.fresh)) if jobs > 1 else []
+        child = ForkedResult(functools.partial(self._read_fresh, theirs)) if theirs else None
+        self._made = self._read_fresh(sorted(self.fresh.difference(theirs)))
+        self._made.update((child and child.get()) or self._read_fresh(theirs))
         return read_every_source(range(len(self.keys)), self.read_one)
 
     def read_one(self, index: int) -> SourceReading:
-        source, hit = self.config.sources[index], self.cache.sources.get(self.keys[index])
-        if hit is None:
-            self.fresh.add(index)
-            return read_source(self.config, source, self.readers)
-        reader = self.readers.by_name(hit.reader)
-        records = hit.records
+        source = self.config.sources[index]
+        made = self._made.get(index)
+        if isinstance(made, ConfsiteError):
+            raise made
+        hit = made or self.cache.sources[self.keys[index]]
+        reader, records = self.readers.by_name(hit.reader), hit.records
         return SourceReading(source, reader, hit.detected, records, len(records), hit.problems)
+
+    def _read_fresh(self, indices: list[int]) -> dict[int, CachedSource | ConfsiteError]:
+        """The sources at `indices` read and normalized, each as the cache keeps it (its
+        reader by name, which a forked child can send: a site's own reader may not pickle),
+        or the error reading it gave."""
+        made: dict[int, CachedSource | ConfsiteError] = {}
+        for index in indices:
+            try:
+                read = read_source(self.config, self.config.sources[index], self.readers)
+            except ConfsiteError as err:
+                made[index] = err
+                continue
+            entries = normalize_source(read, index)
+            made[index] = CachedSource(
+                read.reader.name, read.detected, read.records, entries, read.problems
+            )
+        return made
+
+    def _child_share(self, fresh: list[int]) -> list[int]:
+        """The new sources a child reads: none when there is too little to read for a
+        process to pay; else about half the bytes, largest first, each to whichever side has
+        fewer. The parent unpickles what the child sends (a third of the time the child took
+        to make it), so its waiting is shortest when both read the same."""
+        sizes = {i: file_size(self.config.resolve(self.config.sources[i].path)) for i in fresh}
+        if len(fresh) < 2 or sum(sizes.values()) < MIN_BYTES_TO_SHARE:
+            return []
+        theirs, loads = [], [0, 0]  # the child's bytes, the parent's bytes
+        for index in sorted(fresh, key=lambda i: (-sizes[i], i)):
+            side = 0 if loads[0] <= loads[1] else 1
+            loads[side] += sizes[index]
+            if side == 0:
+                theirs.append(index)
+        return sorted(theirs)
 
     def merge(self, reads: list[SourceReading], diagnostics: Diagnostics) -> list[Paper]:
         cache, self.cache = self.cache, InputCache()  # the old cache is not needed after this
         if cache.inputs_key == self.inputs_key:
             diagnostics.problems.extend(cache.problems)
             return cache.papers
+        made = self._made
         entries = [
-            normalize_source(read, index) if index in self.fresh else cache.sources[key].entries
-            for index, (read, key) in enumerate(zip(reads, self.keys, strict=True))
+            made[index].entries if index in made else cache.sources[key].entries
+            for index, key in enumerate(self.keys)
         ]
         already = len(diagnostics.problems)
         papers = merge_sources(self.config, reads, entries, diagnostics)

@@ -103,6 +103,50 @@ def forked(work: Callable[..., Any], *args: Any) -> ForkedWork:
     return ForkedWork(child)
 
 
+class ForkedResult:
+    """What `work()` returns, made in a forked child while this process goes on. `get` gives
+    None where forking is not safe or the child failed in any way: the caller then does the
+    work itself, and meets any error as it would have."""
+
+    def __init__(self, work: Callable[[], Any]) -> None:
+        self._process: multiprocessing.process.BaseProcess | None = None
+        if not fork_is_safe():
+            return
+        context = multiprocessing.get_context("fork")
+        self._receiver, sender = context.Pipe(duplex=False)
+        self._process = context.Process(
+            target=_send_result, args=(work, sender, os.getpid()), daemon=True
+        )
+        try:
+            with objects_frozen():
+                self._process.start()
+        finally:
+            sender.close()
+
+    def get(self) -> Any | None:
+        if self._process is None:
+            return None
+        try:
+            return self._receiver.recv()
+        except EOFError:  # the child died
+            return None
+        finally:
+            self._process.join()
+            self._receiver.close()
+            self._process = None
+
+
+def _send_result(work: Callable[[], Any], sender: Any, parent: int) -> None:
+    die_with_parent(parent)
+    try:
+        sender.send(work())
+    except Exception:  # noqa: BLE001 - the parent does the work again and reports the error
+        with contextlib.suppress(Exception):
+            sender.send(None)
+    finally:
+        sender.close()
+
+
 @contextlib.contextmanager
 def build_lock(path: Path | None) -> Iterator[None]:
     """One build at a time per output folder. The lock file lives in the project's cache, so

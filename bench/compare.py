@@ -25,6 +25,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 PAUSE_SECONDS = 1.0  # after a build, as the next build should not meet its background work
+# On ext4 without a journal (the development machine's disk), creating a file skips, one by one,
+# the free inodes deleted in the last minute or so: a comparison run right after another one
+# deleted its sites took seconds more per build, the first builds most (see bench/run.py).
+INODE_RECENCY_SECONDS = 65
 
 
 def worktree(revision: str, work: Path) -> Path:
@@ -77,6 +81,7 @@ def main() -> None:
     checkouts = {name: worktree(name, args.work) for name in (args.before, args.after)}
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in checkouts}
     outputs = args.work / "sites"  # deleted at the end: deleting between builds slows them
+    wait_for_deleted_inodes(args.work / "sites-deleted-at")
     for run in range(args.runs):
         for name, checkout in checkouts.items():
             wall, cpu = timed_build(checkout, args.corpus.resolve(), outputs / f"{run}-{name}")
@@ -86,6 +91,20 @@ def main() -> None:
         wall, cpu = (statistics.median(values) for values in zip(*runs, strict=True))
         print(f"{name:>12}  median {wall:6.2f} s wall  {cpu:6.2f} s CPU")
     shutil.rmtree(outputs, ignore_errors=True)
+    (args.work / "sites-deleted-at").write_text(str(time.time()))
+
+
+def wait_for_deleted_inodes(stamp: Path) -> None:
+    """Wait until the sites an earlier comparison deleted are long enough gone not to slow
+    the builds of this one."""
+    try:
+        deleted = float(stamp.read_text())
+    except (OSError, ValueError):
+        return
+    remaining = deleted + INODE_RECENCY_SECONDS - time.time()
+    if remaining > 0:
+        print(f"waiting {remaining:.0f} s: an earlier comparison just deleted its sites")
+        time.sleep(remaining)
 
 
 if __name__ == "__main__":

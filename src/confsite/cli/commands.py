@@ -81,7 +81,7 @@ def add_build_arguments(
         type=positive_int,
         metavar="N",
         default=None,
-        help="processes that render pages (default: one per CPU core)",
+        help="processes that read dumps and render pages (default: one per CPU core)",
     )
     parser.add_argument(
         "--no-cache",

@@ -129,7 +129,9 @@ class CorpusJob:
         terms are counted from them, and every paper page and the downloads show them, so
         they are made once, here, instead of in each process. Waits for the terms."""
         if self._plain is None:
-            self._plain = self._next()[0]
+            made = self._next()[0]
+            # Made in this process, they are in plain_text's own memory: none to hand on.
+            self._plain = made if self._process is not None else {}
         return self._plain
 
     def related(self) -> tuple[Related, CpuSeconds]:

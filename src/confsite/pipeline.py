@@ -180,7 +180,7 @@ def _built_anew(
     jobs = options.jobs or default_jobs()
     reads = found.reading.read(jobs)
     report_reading(reads, diagnostics)
-    timer.lap("read")
+    timer.lap("read", found.reading.child_cpu_seconds)
     papers = found.reading.merge(reads, diagnostics)
     reads = [read.merged() for read in reads]
     timer.lap("normalize")

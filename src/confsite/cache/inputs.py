@@ -86,6 +86,7 @@ class CachedReading:
         self.inputs_key = hex_digest(fingerprint, located, self.keys, overrides_bytes)
         self.fresh: set[int] = set()  # sources read anew, not taken from the cache
         self._made: dict[int, CachedSource | ConfsiteError] = {}  # those sources, read
+        self.child_cpu_seconds = 0.0  # what the child that read a share of them took
         self._saving = ForkedWork(None)
 
     @functools.cached_property
@@ -103,6 +104,7 @@ class CachedReading:
         child = ForkedResult(functools.partial(self._read_fresh, theirs)) if theirs else None
         self._made = self._read_fresh(sorted(self.fresh.difference(theirs)))
         self._made.update((child and child.get()) or self._read_fresh(theirs))
+        self.child_cpu_seconds = child.cpu_seconds if child is not None else 0.0
         return read_every_source(range(len(self.keys)), self.read_one)
 
     def read_one(self, index: int) -> SourceReading:

@@ -11,6 +11,7 @@ import functools
 import gc
 import multiprocessing
 import os
+import resource
 import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -110,6 +111,7 @@ class ForkedResult:
 
     def __init__(self, work: Callable[[], Any]) -> None:
         self._process: multiprocessing.process.BaseProcess | None = None
+        self.cpu_seconds = 0.0  # the child's, once `get` has waited for it
         if not fork_is_safe():
             return
         context = multiprocessing.get_context("fork")
@@ -131,9 +133,17 @@ class ForkedResult:
         except EOFError:  # the child died
             return None
         finally:
+            before = _children_cpu_seconds()
             self._process.join()
+            self.cpu_seconds = _children_cpu_seconds() - before
             self._receiver.close()
             self._process = None
+
+
+def _children_cpu_seconds() -> float:
+    """CPU seconds of this process's children that have ended and been waited for."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def _send_result(work: Callable[[], Any], sender: Any, parent: int) -> None:

@@ -127,8 +127,8 @@ config_path = Path(sys.argv[1])
 readers = site_registry(config_path.parent)
 config = load_config(config_path, Diagnostics(), readers)
 sent = []
-receive = inputs.ForkedResult.get
-inputs.ForkedResult.get = lambda self: sent.append(receive(self)) or sent[-1]
+receive = inputs.ForkedResults.next
+inputs.ForkedResults.next = lambda self: sent.append(receive(self)) or sent[-1]
 outcomes = []
 for jobs in (1, 2):
     reading = inputs.CachedReading(config, b"code", None, readers)

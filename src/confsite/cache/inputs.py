@@ -19,7 +19,7 @@ from ..config import SiteConfig
 from ..diagnostics import ConfsiteError, Diagnostics, Problem
 from ..model.papers import merge_sources, normalize_source, overrides_path
 from ..model.records import Entry, Paper
-from ..output.processes import ForkedResult, ForkedWork, forked
+from ..output.processes import ChildStopped, ForkedResults, ForkedWork, forked
 from ..readers.base import RawRecord
 from ..readers.registry import Registry
 from ..readers.sources import SourceReading, read_every_source, read_source
@@ -51,13 +51,6 @@ class InputCache:
     problems: list[Problem] = field(default_factory=list)  # what merging reported
 
 
-def file_size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:  # reported with its location by the reader
-        return 0
-
-
 def file_bytes(path: Path) -> bytes | None:
     try:
         return path.read_bytes()
@@ -76,10 +69,12 @@ class CachedReading:
         self.config, self.readers = config, readers
         fingerprint += readers.code_digest.encode()
         self.path, self.fingerprint = folder / CACHE_FILE if folder else None, fingerprint
-        self.keys = [
-            hex_digest(fingerprint, index, source, file_bytes(config.resolve(source.path)))
-            for index, source in enumerate(config.sources)
-        ]
+        self.keys: list[str] = []
+        self._sizes: list[int] = []  # each source's bytes, which `_child_share` weighs
+        for index, source in enumerate(config.sources):
+            data = file_bytes(config.resolve(source.path))
+            self.keys.append(hex_digest(fingerprint, index, source, data))
+            self._sizes.append(len(data) if data is not None else 0)
         overrides = overrides_path(config)
         located = dataclasses.replace(config, config_path="", root=Path())
         overrides_bytes = file_bytes(overrides[0]) if overrides else None
@@ -101,11 +96,25 @@ class CachedReading:
         to read; ConfsiteError names every bad one."""
         self.fresh = {i for i, key in enumerate(self.keys) if key not in self.cache.sources}
         theirs = self._child_share(sorted(self.fresh)) if jobs > 1 else []
-        child = ForkedResult(functools.partial(self._read_fresh, theirs)) if theirs else None
+        child = ForkedResults(lambda: [self._read_fresh(theirs)]) if theirs else None
         self._made = self._read_fresh(sorted(self.fresh.difference(theirs)))
-        self._made.update((child and child.get()) or self._read_fresh(theirs))
-        self.child_cpu_seconds = child.cpu_seconds if child is not None else 0.0
+        if child is not None:
+            self._made.update(self._child_reading(child, theirs))
         return read_every_source(range(len(self.keys)), self.read_one)
+
+    def _child_reading(
+        self, child: ForkedResults, indices: list[int]
+    ) -> dict[int, CachedSource | ConfsiteError]:
+        """What the child reading `indices` made, once this process has read the rest; made
+        here if the child failed in any way, so that any error is met as it would be."""
+        try:
+            made = child.next()
+        except ChildStopped:
+            made = self._read_fresh(indices)
+        finally:
+            child.close()
+        self.child_cpu_seconds = child.cpu_seconds
+        return made
 
     def read_one(self, index: int) -> SourceReading:
         source = self.config.sources[index]
@@ -138,15 +147,16 @@ class CachedReading:
         process to pay; else about half the bytes, largest first, each to whichever side has
         fewer. The parent unpickles what the child sends (a third of the time the child took
         to make it), so its waiting is shortest when both read the same."""
-        sizes = {i: file_size(self.config.resolve(self.config.sources[i].path)) for i in fresh}
-        if len(fresh) < 2 or sum(sizes.values()) < MIN_BYTES_TO_SHARE:
+        sizes = self._sizes
+        if len(fresh) < 2 or sum(sizes[i] for i in fresh) < MIN_BYTES_TO_SHARE:
             return []
-        theirs, loads = [], [0, 0]  # the child's bytes, the parent's bytes
+        theirs, their_bytes, my_bytes = [], 0, 0
         for index in sorted(fresh, key=lambda i: (-sizes[i], i)):
-            side = 0 if loads[0] <= loads[1] else 1
-            loads[side] += sizes[index]
-            if side == 0:
+            if their_bytes <= my_bytes:
                 theirs.append(index)
+                their_bytes += sizes[index]
+            else:
+                my_bytes += sizes[index]
         return sorted(theirs)
 
     def merge(self, reads: list[SourceReading], diagnostics: Diagnostics) -> list[Paper]:

@@ -104,20 +104,24 @@ def forked(work: Callable[..., Any], *args: Any) -> ForkedWork:
     return ForkedWork(child)
 
 
-class ForkedResult:
-    """What `work()` returns, made in a forked child while this process goes on. `get` gives
-    None where forking is not safe or the child failed in any way: the caller then does the
-    work itself, and meets any error as it would have."""
+class ChildStopped(RuntimeError):
+    """A forked child ended before it sent the result asked for."""
 
-    def __init__(self, work: Callable[[], Any]) -> None:
+
+class ForkedResults:
+    """The results `work()` yields, each sent by a forked child as it is made while this
+    process goes on; made here, when asked for, `here` or where forking is not safe."""
+
+    def __init__(self, work: Callable[[], Iterable[Any]], here: bool = False) -> None:
+        self._work, self._made_here = work, None
         self._process: multiprocessing.process.BaseProcess | None = None
-        self.cpu_seconds = 0.0  # the child's, once `get` has waited for it
-        if not fork_is_safe():
+        self.cpu_seconds = 0.0  # the child's, once `close` has waited for it
+        if here or not fork_is_safe():
             return
         context = multiprocessing.get_context("fork")
         self._receiver, sender = context.Pipe(duplex=False)
         self._process = context.Process(
-            target=_send_result, args=(work, sender, os.getpid()), daemon=True
+            target=_send_results, args=(work, sender, os.getpid()), daemon=True
         )
         try:
             with objects_frozen():
@@ -125,19 +129,28 @@ class ForkedResult:
         finally:
             sender.close()
 
-    def get(self) -> Any | None:
+    def next(self) -> Any:
+        """The next result; ChildStopped when the child ended without sending it."""
         if self._process is None:
-            return None
+            if self._made_here is None:
+                self._made_here = iter(self._work())
+            return next(self._made_here)
         try:
             return self._receiver.recv()
-        except EOFError:  # the child died
-            return None
-        finally:
-            before = _children_cpu_seconds()
-            self._process.join()
-            self.cpu_seconds = _children_cpu_seconds() - before
-            self._receiver.close()
-            self._process = None
+        except EOFError:
+            raise ChildStopped("internal error: a forked worker stopped") from None
+
+    def close(self) -> None:
+        """Stops the child if it still runs, and waits for it."""
+        if self._process is None:
+            return
+        before = _children_cpu_seconds()  # before is_alive, which reaps a child that ended
+        if self._process.is_alive():
+            self._process.terminate()
+        self._process.join()
+        self.cpu_seconds = _children_cpu_seconds() - before
+        self._receiver.close()
+        self._process = None
 
 
 def _children_cpu_seconds() -> float:
@@ -146,15 +159,12 @@ def _children_cpu_seconds() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def _send_result(work: Callable[[], Any], sender: Any, parent: int) -> None:
+def _send_results(work: Callable[[], Iterable[Any]], sender: Any, parent: int) -> None:
     die_with_parent(parent)
-    try:
-        sender.send(work())
-    except Exception:  # noqa: BLE001 - the parent does the work again and reports the error
-        with contextlib.suppress(Exception):
-            sender.send(None)
-    finally:
-        sender.close()
+    with contextlib.suppress(BrokenPipeError):  # the parent no longer listens
+        for result in work():
+            sender.send(result)
+    sender.close()
 
 
 @contextlib.contextmanager

@@ -12,13 +12,10 @@ where forking is not safe, the same work is done here when it is first asked for
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
-import os
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
-from multiprocessing.process import BaseProcess
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +23,7 @@ from ..cache.stores import load_pickle, save_pickle
 from ..cache.terms import TermCache
 from ..model.records import Paper
 from ..model.site import Site
-from ..output.processes import die_with_parent, fork_is_safe, objects_frozen
+from ..output.processes import ForkedResults, fork_is_safe
 from ..text.plain import may_hold_tex
 from .related import Nearest, related_papers
 from .search_index import search_files
@@ -93,52 +90,33 @@ def corpus_results(inputs: CorpusInputs, threads: int) -> Iterator[tuple[Any, Cp
     yield staged, {"search": time.process_time() - started}
 
 
-def _work(inputs: CorpusInputs, sender: Connection, parent: int, jobs: int) -> None:
-    die_with_parent(parent)
-    with contextlib.suppress(BrokenPipeError):
-        # threads: the top-n product also takes the cores page workers leave idle.
-        for result in corpus_results(inputs, jobs):
-            sender.send(result)
-    sender.close()
-
-
 class CorpusJob:
     """Related papers, then the search index: from a forked worker, or made here."""
 
     def __init__(self, inputs: CorpusInputs, jobs: int) -> None:
-        self._process: BaseProcess | None = None
         self._plain: PlainAbstracts | None = None
         self._related: tuple[Related, CpuSeconds] | None = None
         self._search: tuple[SearchFiles, CpuSeconds] | None = None
-        if jobs <= 1 or not fork_is_safe():
-            self._here = corpus_results(inputs, 1)  # made here, when asked for
-            return
-        context = multiprocessing.get_context("fork")
-        self._receiver, sender = context.Pipe(duplex=False)
-        self._process = context.Process(
-            target=_work, args=(inputs, sender, os.getpid(), jobs), daemon=True
-        )
-        try:
-            with objects_frozen():
-                self._process.start()
-        finally:
-            sender.close()
+        self._here = jobs <= 1 or not fork_is_safe()
+        # threads: forked, the top-n product also takes the cores page workers leave idle.
+        threads = 1 if self._here else jobs
+        self._results = ForkedResults(partial(corpus_results, inputs, threads), self._here)
 
     def plain_abstracts(self) -> PlainAbstracts:
         """On a full build, the abstracts with TeX as plain text, by paper id: the index's
         terms are counted from them, and every paper page and the downloads show them, so
         they are made once, here, instead of in each process. Waits for the terms."""
         if self._plain is None:
-            made = self._next()[0]
+            made = self._results.next()[0]
             # Made in this process, they are in plain_text's own memory: none to hand on.
-            self._plain = made if self._process is not None else {}
+            self._plain = {} if self._here else made
         return self._plain
 
     def related(self) -> tuple[Related, CpuSeconds]:
         """Each paper's related papers, and the CPU seconds they took; waits for them."""
         if self._related is None:
             self.plain_abstracts()  # comes first
-            self._related = self._next()
+            self._related = self._results.next()
         return self._related
 
     def search_files(self) -> tuple[SearchFiles, CpuSeconds]:
@@ -146,24 +124,11 @@ class CorpusJob:
         them."""
         self.related()  # comes first
         if self._search is None:
-            self._search = self._next()
+            self._search = self._results.next()
         return self._search
 
-    def _next(self) -> Any:
-        if self._process is None:
-            return next(self._here)
-        try:
-            return self._receiver.recv()
-        except EOFError:
-            raise RuntimeError("internal error: the corpus worker stopped") from None
-
     def close(self) -> None:
-        if self._process is not None:
-            if self._process.is_alive():
-                self._process.terminate()
-            self._process.join()
-            self._receiver.close()
-            self._process = None
+        self._results.close()
 
 
 @contextlib.contextmanager

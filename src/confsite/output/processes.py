@@ -11,10 +11,12 @@ import functools
 import gc
 import multiprocessing
 import os
+import queue
 import resource
 import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
 from typing import Any
 
@@ -160,11 +162,25 @@ def _children_cpu_seconds() -> float:
 
 
 def _send_results(work: Callable[[], Iterable[Any]], sender: Any, parent: int) -> None:
+    """Each result pickled here and written by a thread: a large result fills the pipe until
+    the parent reads it, and the parent may be busy, while the next result could be made."""
     die_with_parent(parent)
-    with contextlib.suppress(BrokenPipeError):  # the parent no longer listens
+    pickled: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+    writing = threading.Thread(target=_write_results, args=(pickled, sender))
+    writing.start()
+    try:
         for result in work():
-            sender.send(result)
-    sender.close()
+            pickled.put(ForkingPickler.dumps(result))
+    finally:
+        pickled.put(None)
+        writing.join()
+        sender.close()
+
+
+def _write_results(pickled: queue.SimpleQueue[bytes | None], sender: Any) -> None:
+    with contextlib.suppress(BrokenPipeError):  # the parent no longer listens
+        while (data := pickled.get()) is not None:
+            sender.send_bytes(data)
 
 
 @contextlib.contextmanager

@@ -9,6 +9,10 @@ remove` it when done); the current checkout is left as it is.
 
     python bench/compare.py 8762f4a HEAD --corpus /tmp/corpus-10k --runs 3
     python bench/corpus.py 10000 /tmp/corpus-10k long-math   # to make a corpus first
+
+With `--one-abstract`, rebuilds are timed instead: each revision builds its own copy of the
+corpus once, with its caches (not timed), then each run changes one abstract in both copies and
+rebuilds them in turn.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from run import change_one_abstract  # bench/run.py: the benchmark's own edit
 
 REPO = Path(__file__).resolve().parent.parent
 PAUSE_SECONDS = 1.0  # after a build, as the next build should not meet its background work
@@ -50,15 +56,19 @@ def worktree(revision: str, work: Path) -> Path:
     return folder
 
 
-def timed_build(checkout: Path, corpus: Path, out: Path) -> tuple[float, float]:
-    """Wall and CPU seconds (user and system, the workers included) of one full build."""
+def timed_build(
+    checkout: Path, corpus: Path, out: Path, cached: bool = False
+) -> tuple[float, float]:
+    """Wall and CPU seconds (user and system, the workers included) of one build: a full
+    build, or with `cached` one that uses the caches of the builds before."""
     os.sync()
     time.sleep(PAUSE_SECONDS)
     environment = {**os.environ, "PYTHONPATH": str(checkout / "src")}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
+    options = [] if cached else ["--no-cache"]
     subprocess.run(
-        [sys.executable, "-m", "confsite", "build", "--no-cache", "-q", "--out", str(out)],
+        [sys.executable, "-m", "confsite", "build", *options, "-q", "--out", str(out)],
         cwd=corpus,
         env=environment,
         check=True,
@@ -76,15 +86,28 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, required=True, help="a folder with site.yaml")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--work", type=Path, default=Path("/tmp/confsite-compare"))
+    parser.add_argument(
+        "--one-abstract", action="store_true", help="time rebuilds after one abstract changed"
+    )
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     checkouts = {name: worktree(name, args.work) for name in (args.before, args.after)}
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in checkouts}
     outputs = args.work / "sites"  # deleted at the end: deleting between builds slows them
     wait_for_deleted_inodes(args.work / "sites-deleted-at")
+    projects = {name: args.corpus.resolve() for name in checkouts}
+    if args.one_abstract:
+        projects = {name: own_copy(args.corpus, outputs / f"project-{name}") for name in checkouts}
+        for name, checkout in checkouts.items():
+            timed_build(checkout, projects[name], projects[name] / "_site", cached=True)
     for run in range(args.runs):
         for name, checkout in checkouts.items():
-            wall, cpu = timed_build(checkout, args.corpus.resolve(), outputs / f"{run}-{name}")
+            if args.one_abstract:
+                change_one_abstract(projects[name])
+                out = projects[name] / "_site"
+            else:
+                out = outputs / f"{run}-{name}"
+            wall, cpu = timed_build(checkout, projects[name], out, cached=args.one_abstract)
             times[name].append((wall, cpu))
             print(f"{name:>12}  {wall:6.2f} s wall  {cpu:6.2f} s CPU", flush=True)
     for name, runs in times.items():
@@ -92,6 +115,14 @@ def main() -> None:
         print(f"{name:>12}  median {wall:6.2f} s wall  {cpu:6.2f} s CPU")
     shutil.rmtree(outputs, ignore_errors=True)
     (args.work / "sites-deleted-at").write_text(str(time.time()))
+
+
+def own_copy(corpus: Path, folder: Path) -> Path:
+    """A copy of the corpus's config and dumps, whose abstracts a comparison may change."""
+    folder.mkdir(parents=True)
+    shutil.copy2(corpus / "site.yaml", folder / "site.yaml")
+    shutil.copytree(corpus / "dumps", folder / "dumps")
+    return folder
 
 
 def wait_for_deleted_inodes(stamp: Path) -> None:

@@ -18,8 +18,6 @@ from test_build import tree_digest
 
 import confsite.cache.inputs
 import confsite.cache.manifest
-import confsite.model.site
-import confsite.render.views
 from confsite.cache.stores import load_pickle, save_pickle
 from confsite.cli.summary import print_summary
 from confsite.diagnostics import ConfsiteError, Diagnostics
@@ -80,11 +78,11 @@ def clone(seeds_project: tuple[Path, Path, BuildResult], target: Path) -> tuple[
     shutil.copytree(config.parent, project, ignore=shutil.ignore_patterns("_site", "*.spare*"))
     shutil.copytree(out, project / "_site", copy_function=os.link)
     cache = project / confsite.cache.manifest.CACHE_FOLDER
-    # The manifest, and the downloads' pieces and record digests beside it, are keyed by the
-    # output path (other tests build the same project into other folders).
+    # The manifest, and the downloads' pieces beside it, are keyed by the output path (other
+    # tests build the same project into other folders).
     built = confsite.cache.manifest.manifest_path(config.parent, out)
     manifest = confsite.cache.manifest.manifest_path(project, project / "_site")
-    for suffix in (".json", ".downloads", ".records"):
+    for suffix in (".json", ".downloads"):
         (cache / built.with_suffix(suffix).name).rename(manifest.with_suffix(suffix))
     return project / "site.yaml", project / "_site"
 
@@ -532,76 +530,3 @@ def test_a_rebuild_with_a_new_base_url_equals_a_clean_build(seeds_project, tmp_p
         BuildOptions(config, clean_out, base_url=base_url, jobs=2, use_cache=False), Diagnostics()
     )
     assert tree_digest(out) == tree_digest(clean_out)
-
-
-def counting_record_digests(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The ids of papers whose record digest is made rather than taken from the last build
-    (by builds in this process: jobs=1)."""
-    made: list[str] = []
-    make = confsite.render.views.digest
-
-    def digest(data, *args):  # noqa: ANN001, ANN202
-        made.append(data[0].id)
-        return make(data, *args)
-
-    monkeypatch.setattr(confsite.render.views, "digest", digest)
-    return made
-
-
-def test_a_rebuild_digests_only_the_changed_papers_records(
-    seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Record digests of unchanged papers are taken from the last build; the edited paper's
-    is made again, and the site is the one a clean build makes."""
-    config, out = clone(seeds_project, tmp_path)
-    made = counting_record_digests(monkeypatch)
-    edit_abstract(config)
-    run(config, out, jobs=1)
-    assert made == [EDITED_ID]
-    clean = tmp_path / "clean"
-    run(config, clean, jobs=1)
-    assert tree_digest(out) == tree_digest(clean)
-
-
-def test_record_digests_kept_for_another_folder_s_papers_are_not_taken(
-    seeds_project, tmp_path: Path
-) -> None:
-    """The input cache holds the papers of the last build of any output folder; a folder's
-    kept record digests were made for the papers of its own last build. Built to A, edited,
-    built to B, then to A again: A's page of the edited paper must show the edit."""
-    config, out = clone(seeds_project, tmp_path)
-    edit_abstract(config)
-    run(config, tmp_path / "other", jobs=1)
-    run(config, out, jobs=1)
-    page = (out / f"papers/{EDITED_ID}/index.html").read_text(encoding="utf-8")
-    assert "symbolic reasoning systems" in page
-    assert "papers.bib" in page  # the whole page, not an error page
-    clean = tmp_path / "clean"
-    run(config, clean, jobs=1)
-    assert tree_digest(out) == tree_digest(clean)
-
-
-def test_a_record_digest_is_not_taken_when_the_citation_changed(seeds_build) -> None:
-    """A paper whose record is unchanged has a new citation when another paper takes its
-    cite key: its digest is made again."""
-    from confsite.render.citation import citation_of
-    from confsite.render.views import KeptRecords, Views
-
-    papers = seeds_build.papers
-    site = confsite.model.site.build_site(seeds_build.config, papers, (), None, Diagnostics())
-    made = Views(site)
-    kept = made.kept_records("inputs")
-    moved, other = site.papers[0], site.papers[1]
-    records = dict(kept.records)
-    citation, record = records[moved.id]
-    records[moved.id] = (dataclasses.replace(citation, key=citation.key + "b"), record)
-    records[other.id] = (citation_of(site, other), b"\0" * 16)  # taken as kept
-    views = Views(site)
-    taken = views.take_record_digests(list(papers), KeptRecords("inputs", records))
-    assert taken == len(site.papers) - 1
-    assert views.record_digest(moved) == made.record_digest(moved)  # made again
-    assert views.record_digest(other) == b"\0" * 16
-    # A paper whose record changed is not taken either.
-    edited = [dataclasses.replace(p, abstract="changed") if p is other else p for p in papers]
-    views = Views(site)
-    assert views.take_record_digests(edited, KeptRecords("inputs", records)) == len(papers) - 2

@@ -197,15 +197,7 @@ def _built_anew(
         inputs = CorpusInputs(site, caches.folder, found.fingerprint, writer)
         with corpus_job_started(inputs, jobs) as corpus:
             rendered = render_site(
-                site,
-                writer,
-                found.fingerprint,
-                corpus,
-                caches,
-                found.reading.handed_previous(),
-                found.reading.inputs_key,
-                progress,
-                jobs,
+                site, writer, found.fingerprint, corpus, caches.downloads, progress, jobs
             )
         writer.finish(rendered.files)
         timer.lap("render", sum(rendered.cpu_seconds.values()))

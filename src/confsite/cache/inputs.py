@@ -51,14 +51,6 @@ class InputCache:
     problems: list[Problem] = field(default_factory=list)  # what merging reported
 
 
-@dataclass(frozen=True)
-class MergedPapers:
-    """Papers as merged from inputs whose digest is `inputs_key`."""
-
-    inputs_key: str
-    papers: list[Paper]
-
-
 def file_bytes(path: Path) -> bytes | None:
     try:
         return path.read_bytes()
@@ -91,7 +83,6 @@ class CachedReading:
         self._made: dict[int, CachedSource | ConfsiteError] = {}  # those sources, read
         self.child_cpu_seconds = 0.0  # what the child that read a share of them took
         self._saving = ForkedWork(None)
-        self._previous = MergedPapers("", [])  # the last build's, once `merge` has run
 
     @functools.cached_property
     def cache(self) -> InputCache:
@@ -170,7 +161,6 @@ class CachedReading:
 
     def merge(self, reads: list[SourceReading], diagnostics: Diagnostics) -> list[Paper]:
         cache, self.cache = self.cache, InputCache()  # the old cache is not needed after this
-        self._previous = MergedPapers(cache.inputs_key, cache.papers)
         if cache.inputs_key == self.inputs_key:
             diagnostics.problems.extend(cache.problems)
             return cache.papers
@@ -193,12 +183,6 @@ class CachedReading:
         if self.path is not None:
             self._saving = forked(save_pickle, self.path, self.fingerprint, cache)
         return papers
-
-    def handed_previous(self) -> MergedPapers:
-        """The papers the last build merged (none without a cache), given up by this
-        object: held until the pages are keyed, not through the whole build."""
-        previous, self._previous = self._previous, MergedPapers("", [])
-        return previous
 
     def saved(self) -> None:
         """Waits until the cache `merge` made is saved."""

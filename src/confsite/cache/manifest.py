@@ -70,11 +70,6 @@ class CachePaths:
         """Where each paper's piece lies in the downloads (see render/downloads.py)."""
         return self.manifest.with_suffix(".downloads") if self.manifest else None
 
-    @property
-    def records(self) -> Path | None:
-        """Each paper's record digest with its citation (see `Views.take_record_digests`)."""
-        return self.manifest.with_suffix(".records") if self.manifest else None
-
 
 NO_CACHE = CachePaths()
 

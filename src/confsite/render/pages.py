@@ -7,13 +7,12 @@ import itertools
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from jinja2 import Environment
 
-from ..cache.inputs import MergedPapers
-from ..cache.manifest import CachePaths, FileEntry
+from ..cache.manifest import FileEntry
 from ..cache.page_keys import page_key
-from ..cache.stores import load_pickle, save_pickle
 from ..model.records import Paper
 from ..model.site import Site
 from ..output.processes import WorkerPool, worker_pool
@@ -24,7 +23,7 @@ from .assets import other_files, theme_folder
 from .corpus import CorpusJob, PlainAbstracts, Related
 from .downloads import stage_downloads
 from .jinja import make_environment, template_errors_located
-from .views import KeptRecords, KeyedPage, Page, Views
+from .views import KeyedPage, Page, Views
 
 # The page workers run below the corpus worker's priority: paper pages wait for its related
 # papers, and with three processes on two cores it got a third of each, so the workers were
@@ -72,8 +71,7 @@ class RenderJob:
     papers: list[Paper]  # whose pages show them
     writer: StagingWriter
     salt: bytes
-    caches: CachePaths  # where the downloads' pieces and the record digests are kept
-    inputs_key: str  # the digest of the inputs the papers were merged from
+    downloads_cache: Path | None  # where the downloads' pieces are kept between builds
 
     def stage(self, maker: Callable[[], Page] | KeyedPage) -> tuple[str, FileEntry, bool]:
         """The current site's file for the page when it was made from the same key, else
@@ -114,8 +112,7 @@ class RenderJob:
         self._take(plain)
         site, views = self.views.site, self.views
         digests = [views.record_digest(paper) for paper in site.papers]
-        files = stage_downloads(site, self.writer, self.caches.downloads, self.salt, digests)
-        save_pickle(self.caches.records, self.salt, views.kept_records(self.inputs_key))
+        files = stage_downloads(site, self.writer, self.downloads_cache, self.salt, digests)
         staged = [(name, entry, False) for name, entry in files.items()]
         return staged, time.process_time() - started
 
@@ -143,9 +140,7 @@ def render_site(
     writer: StagingWriter,
     salt: bytes,
     corpus: CorpusJob,
-    caches: CachePaths,
-    previous: MergedPapers,
-    inputs_key: str,
+    downloads_cache: Path | None,
     progress: Progress = SILENT,
     jobs: int = 1,
 ) -> RenderResult:
@@ -155,19 +150,14 @@ def render_site(
     pages. On a rebuild, what many pages share (every paper's card fields, the all-papers
     listing) is made here before the workers fork, so that no worker makes it again to key
     pages it then keeps. A full build leaves each worker to make what it renders: made here,
-    it would be held in this process too, raising the build's peak memory. The record
-    digests of papers unchanged since the last build (`previous`, its papers) are taken
-    from what it kept; `inputs_key` is this build's papers' (see `KeptRecords`)."""
+    it would be held in this process too, raising the build's peak memory."""
     theme_dir = theme_folder(site.config)
     views = Views(site)
     if writer.previous.files:
-        kept = load_pickle(caches.records, salt, KeptRecords)
-        if kept is not None and kept.inputs_key == previous.inputs_key:
-            views.take_record_digests(previous.papers, kept)
         views.prepare_shared()
     makers, papers = views.page_makers(), views.papers_in_order()
     environment = make_environment(theme_dir)
-    job = RenderJob(environment, views, makers, papers, writer, salt, caches, inputs_key)
+    job = RenderJob(environment, views, makers, papers, writer, salt, downloads_cache)
     result = RenderResult(pages=len(makers) + len(papers))
     progress.start("render", result.pages)
     with template_errors_located(theme_dir), worker_pool(job, jobs, PAGE_WORKER_NICENESS) as pool:

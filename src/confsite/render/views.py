@@ -20,7 +20,7 @@ from ..model.content import ContentPage
 from ..model.records import Paper, Session
 from ..model.site import Collection, SessionGroup, Site, collection_label
 from ..text.rich import render_abstract, render_rich_line
-from .citation import Citation, citation_of
+from .citation import citation_of
 from .labels import badges, stand_in, title_text
 from .metadata import paper_details, reading_links
 from .not_found import not_found_context
@@ -156,15 +156,6 @@ class CardMaking:
 
     def full(self, paper: Paper) -> Card:
         return Card(paper, self.brief, self.full_digest, self.brief)
-
-
-@dataclass(frozen=True)
-class KeptRecords:
-    """Each paper's citation and record digest as a build made them, by id, and the digest
-    of that build's inputs: the papers they were made for are the ones merged from those."""
-
-    inputs_key: str
-    records: dict[str, tuple[Citation, bytes]]
 
 
 class Views:
@@ -484,31 +475,6 @@ class Views:
         if made is None:
             made = self._record_digests[paper.id] = digest((paper, citation_of(self.site, paper)))
         return made
-
-    def kept_records(self, inputs_key: str) -> KeptRecords:
-        """Every paper's citation and record digest, for the next build to take."""
-        site = self.site
-        made = {p.id: (citation_of(site, p), self.record_digest(p)) for p in site.papers}
-        return KeptRecords(inputs_key, made)
-
-    def take_record_digests(self, previous: list[Paper], kept: KeptRecords) -> int:
-        """The record digests of papers whose record and citation are those `kept` was made
-        for (`previous`, the papers merged from its inputs), taken instead of made: two
-        processes digested every paper (the downloads, and the paper pages' keys), 1.9 s a
-        pass at 100,000 papers, where comparing with the last build's takes 0.2 s. Returns
-        how many were taken."""
-        site, taken = self.site, 0
-        before = {paper.id: paper for paper in previous}
-        for paper in site.papers:
-            made = kept.records.get(paper.id)
-            if (
-                made is not None
-                and before.get(paper.id) == paper
-                and made[0] == citation_of(site, paper)
-            ):
-                self._record_digests[paper.id] = made[1]
-                taken += 1
-        return taken
 
     @cached_property
     def _site_digest(self) -> bytes:

@@ -97,7 +97,11 @@ def main() -> None:
     wait_for_deleted_inodes(args.work / "sites-deleted-at")
     projects = {name: args.corpus.resolve() for name in checkouts}
     if args.one_abstract:
-        projects = {name: own_copy(args.corpus, outputs / f"project-{name}") for name in checkouts}
+        # Named by this process: an earlier comparison's spare may still be in the making.
+        projects = {
+            name: own_copy(args.corpus, outputs / f"project-{name}-{os.getpid()}")
+            for name in checkouts
+        }
         for name, checkout in checkouts.items():
             timed_build(checkout, projects[name], projects[name] / "_site", cached=True)
     for run in range(args.runs):

@@ -3,6 +3,7 @@ unique within a site and stable across rebuilds."""
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable
 
@@ -16,9 +17,11 @@ SKIPPED_WORDS = frozenset(
     "what when why we".split()
 )
 MAX_TITLE_WORDS = 3
+NAMES_CACHED = 50_000
 LETTERS = "abcdefghijklmnopqrstuvwxyz"  # colliding keys take more title words, up to this many
 
 
+@functools.lru_cache(maxsize=NAMES_CACHED)  # most authors have several papers
 def _family_name(name: str) -> str:
     words = slug_words(plain_text(name))
     return words[-1].replace(" ", "") if words else ""

@@ -192,14 +192,23 @@ def test_an_incremental_build_equals_a_clean_build(seeds_project, tmp_path: Path
     (config.parent / "overrides.yaml").write_text(
         f"{EDITED_ID}:\n  room: Hall Z\n", encoding="utf-8"
     )
-    run(config, out)
+    incremental = run(config, out)
     clean_config = make_project(tmp_path / "clean")
     edit_abstract(clean_config)
     shutil.copy(config.parent / "overrides.yaml", clean_config.parent / "overrides.yaml")
     clean_out = tmp_path / "clean" / "_site"
-    run(clean_config, clean_out)
+    clean = run(clean_config, clean_out)
     assert tree_digest(out) == tree_digest(clean_out)
     assert "Hall Z" in (out / f"papers/{EDITED_ID}/index.html").read_text()
+    # What the build tells, too: the sources taken from the cache still say which fields
+    # they state (the missing abstracts and authors are reported from that).
+    told = [str(problem) for problem in incremental.diagnostics.problems]
+    assert told == [str(problem) for problem in clean.diagnostics.problems]
+    assert any("has no abstract" in line for line in told)
+    assert any("has no authors" in line for line in told)
+    assert [(s.record_count, s.stated) for s in incremental.sources] == [
+        (s.record_count, s.stated) for s in clean.sources
+    ]
 
 
 PARALLEL_BUILD = """

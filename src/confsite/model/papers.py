@@ -7,7 +7,6 @@ from pathlib import Path
 
 from ..config import SiteConfig
 from ..diagnostics import ConfsiteError, Diagnostics
-from ..readers.base import fields_stated
 from ..readers.sources import SourceReading
 from .authors import AuthorOverrides
 from .merge import merge_entries
@@ -38,7 +37,7 @@ def report_gaps(papers: list[Paper], reads: list[SourceReading], diagnostics: Di
     """Fields no source (nor override) supplied; reported, never filled in. Authors and abstracts
     count as missing only where a source could have stated them: its format carries them and
     it states them for some of its papers (a list of titles alone lacks nothing)."""
-    carried = {read.config.path: fields_stated(read.reader, read.records) for read in reads}
+    carried = {read.config.path: read.stated for read in reads}
     for paper in papers:
         could_state = set().union(*(carried.get(loc.path, set()) for loc in paper.sources))
         who = f"by {paper.authors[0]}" if paper.authors else "with no authors"

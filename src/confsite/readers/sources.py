@@ -11,7 +11,7 @@ from typing import TypeVar
 from ..config import SiteConfig, SourceConfig
 from ..diagnostics import ConfsiteError, Problem, SourceLoc, raise_all
 from . import WHAT_TO_DO, Reader, SourceText, format_scores
-from .base import RawRecord
+from .base import RawRecord, fields_stated
 from .decoding import decode_utf8
 from .html_text import html_to_source_text, looks_like_html
 from .plausibility import implausible_reading
@@ -30,6 +30,9 @@ class SourceReading:
     records: tuple[RawRecord, ...]  # none once merged (see `merged`)
     record_count: int  # how many it read, kept when the records are dropped
     problems: tuple[Problem, ...] = ()  # what its records' plausibility gave (warnings)
+    # The fields its format carries that its records state (see `fields_stated`): what the
+    # report of missing fields asks of a source, kept when the records are dropped.
+    stated: frozenset[str] = frozenset()
 
     def merged(self) -> SourceReading:
         """The same read without its records, once they are merged into papers: nothing
@@ -84,7 +87,8 @@ def read_source(config: SiteConfig, source: SourceConfig, readers: Registry) -> 
         how = how_it_was_read(text, reader, detected, readers)
         raise ConfsiteError(err.loc, f"{err.message} ({how})") from None
     problems = read_problems + implausible_reading(text, records, reader)
-    return SourceReading(source, reader, detected, records, len(records), problems)
+    stated = frozenset(fields_stated(reader, records))
+    return SourceReading(source, reader, detected, records, len(records), problems, stated)
 
 
 def how_it_was_read(text: SourceText, reader: Reader, detected: bool, readers: Registry) -> str:

@@ -1,58 +1,72 @@
-"""Results from a forked child (output/processes.py · ForkedResults)."""
+"""Results from a forked child (output/processes.py · ForkedResults).
+
+The forked cases run in a fresh interpreter: a process with other threads (a browser test's,
+a server's) never forks, and makes the results itself instead."""
 
 from __future__ import annotations
 
-import time
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
+from confsite.output.processes import ForkedResults
 
-from confsite.output.processes import ChildStopped, ForkedResults
+GOES_ON = """
+import sys, time
+from pathlib import Path
+from confsite.output.processes import ForkedResults
 
+went_on = Path(sys.argv[1])
 LARGE = 4_000_000  # bytes: many times a pipe's buffer
 
+def work():
+    yield "x" * LARGE
+    went_on.touch()  # reached only once the first result no longer blocks the child
+    yield "second"
 
-def _waiting_for(path: Path, seconds: float = 20.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while not path.exists():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
+results = ForkedResults(work)
+deadline = time.monotonic() + 20
+while not went_on.exists() and time.monotonic() < deadline:
+    time.sleep(0.02)
+print("went on" if went_on.exists() else "waited")
+print(results.next() == "x" * LARGE, results.next() == "second")
+results.close()
+"""
+
+STOPS_EARLY = """
+from confsite.output.processes import ChildStopped, ForkedResults
+
+def work():
+    yield from ({"n": n, "text": "y" * (n * 50_000)} for n in range(5))
+    raise SystemExit(1)  # ends before a sixth result
+
+results = ForkedResults(work)
+print([results.next()["n"] for _ in range(5)])
+try:
+    results.next()
+except ChildStopped:
+    print("stopped")
+results.close()
+"""
+
+
+def run_script(script: str, *args: str) -> list[str]:
+    ran = subprocess.run(
+        [sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=120
+    )
+    assert ran.returncode == 0, ran.stderr
+    return ran.stdout.splitlines()
 
 
 def test_a_child_goes_on_while_its_large_result_is_not_read(tmp_path: Path) -> None:
     """The corpus worker's related papers fill the pipe while the build is busy elsewhere: the
     child must make its next result meanwhile, not wait for the parent to read."""
-    went_on = tmp_path / "went-on"
-
-    def work() -> Iterator[object]:
-        yield "x" * LARGE
-        went_on.touch()  # reached only once the first result no longer blocks the child
-        yield "second"
-
-    results = ForkedResults(work)
-    try:
-        assert _waiting_for(went_on), "the child waited for its first result to be read"
-        assert results.next() == "x" * LARGE
-        assert results.next() == "second"
-    finally:
-        results.close()
+    assert run_script(GOES_ON, str(tmp_path / "went-on")) == ["went on", "True True"]
 
 
-def test_results_come_in_order_and_an_early_end_is_told(tmp_path: Path) -> None:
-    def work() -> Iterator[object]:
-        yield from ({"n": n, "text": "y" * (n * 50_000)} for n in range(5))
-        raise SystemExit(1)  # ends before a sixth result
-
-    results = ForkedResults(work)
-    try:
-        assert [results.next()["n"] for _ in range(5)] == list(range(5))
-        with pytest.raises(ChildStopped):
-            results.next()
-    finally:
-        results.close()
+def test_results_come_in_order_and_an_early_end_is_told() -> None:
+    assert run_script(STOPS_EARLY) == ["[0, 1, 2, 3, 4]", "stopped"]
 
 
 def test_made_here_when_asked() -> None:

@@ -218,3 +218,44 @@ def test_author_index_merges_spellings_and_shows_the_best(spellings: list[str], 
     assert author.name == shown
     assert len(author.paper_ids) == len(spellings)
     assert [p.kind for p in diagnostics.problems] == ["author-merge"]
+
+
+def test_merging_again_takes_only_the_groups_of_the_same_entries(monkeypatch) -> None:
+    """A rebuild merges again only the groups whose entries are new objects (read anew): the
+    papers and what merging reported equal merging everything afresh, in the same order."""
+    import dataclasses
+
+    import confsite.model.merge as merge
+
+    first = entry(1, 0, title="A Paper", abstract=("We do one thing.",))
+    conflicting = entry(2, 1, title="A Paper", abstract=("We do something else entirely.",))
+    repeat = entry(3, 1, title="Other Paper", authors=("Ann",))
+    again = entry(4, 1, title="Other Paper", authors=("Ann",))
+    alone = entry(5, 0, title="Third Paper", authors=("Bo",))
+    entries = [first, conflicting, repeat, again, alone]
+    told = Diagnostics()
+    papers, groups = merge.merge_groups(entries, told, {})
+    assert [p.kind for p in told.problems] == ["conflict", "repeat"]
+
+    merged_ids: list[str] = []
+    merge_group = merge.merge_group
+
+    def counting(paper_id, members, diagnostics):  # noqa: ANN001, ANN202
+        merged_ids.append(paper_id)
+        return merge_group(paper_id, members, diagnostics)
+
+    monkeypatch.setattr(merge, "merge_group", counting)
+    # The same objects: nothing is merged again, and the same problems are told again.
+    told_again = Diagnostics()
+    assert merge.merge_groups(entries, told_again, groups)[0] == papers
+    assert merged_ids == []
+    assert told_again.problems == told.problems
+    # One entry read anew (an equal copy) and one edited: their groups only.
+    edited = dataclasses.replace(alone, abstract="Now with an abstract.")
+    changed = [dataclasses.replace(first), conflicting, repeat, again, edited]
+    kept, afresh = Diagnostics(), Diagnostics()
+    taken, _ = merge.merge_groups(changed, kept, groups)
+    assert sorted(merged_ids) == sorted(p.id for p in papers if p.title != "Other Paper")
+    assert taken == merge.merge_groups(changed, afresh, {})[0]
+    assert kept.problems == afresh.problems
+    assert next(p for p in taken if p.title == "Third Paper").abstract == "Now with an abstract."

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..config import SiteConfig
 from ..diagnostics import ConfsiteError, Diagnostics, Problem
+from ..model.merge import MergedGroups
 from ..model.papers import merge_sources, normalize_source, overrides_path
 from ..model.records import Entry, Paper
 from ..output.processes import ChildStopped, ForkedResults, ForkedWork, forked
@@ -58,6 +59,7 @@ class InputCache:
     inputs_key: str = ""  # digest of every input of the last build
     papers: list[Paper] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)  # what merging reported
+    groups: MergedGroups = field(default_factory=dict)  # how each paper was merged
 
 
 def file_bytes(path: Path) -> bytes | None:
@@ -178,7 +180,7 @@ class CachedReading:
             for index, key in enumerate(self.keys)
         ]
         already = len(diagnostics.problems)
-        papers = merge_sources(self.config, reads, entries, diagnostics)
+        papers, groups = merge_sources(self.config, reads, entries, diagnostics, cache.groups)
         sources = {
             key: CachedSource.of(read, group)
             for key, read, group in zip(self.keys, reads, entries, strict=True)
@@ -187,7 +189,7 @@ class CachedReading:
         # Saved by a forked child (pickling takes seconds at archive scale, while the other
         # core waits), now, not after the site: the records the cache holds need not be kept
         # through the rest of the build.
-        cache = InputCache(sources, self.inputs_key, papers, problems)
+        cache = InputCache(sources, self.inputs_key, papers, problems, groups)
         if self.path is not None:
             self._saving = forked(save_pickle, self.path, self.fingerprint, cache)
         return papers

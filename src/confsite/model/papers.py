@@ -9,7 +9,7 @@ from ..config import SiteConfig
 from ..diagnostics import ConfsiteError, Diagnostics
 from ..readers.sources import SourceReading
 from .authors import AuthorOverrides
-from .merge import merge_entries
+from .merge import MergedGroups, merge_groups
 from .normalize import make_entry
 from .overrides import apply_overrides, author_overrides, load_overrides
 from .records import Entry, Paper
@@ -64,13 +64,17 @@ def merge_sources(
     reads: list[SourceReading],
     entries: list[tuple[Entry, ...]],
     diagnostics: Diagnostics,
-) -> list[Paper]:
-    """Merge duplicates among the normalized records, apply overrides, report what is missing."""
-    papers = merge_entries([entry for group in entries for entry in group], diagnostics)
+    previous: MergedGroups,
+) -> tuple[list[Paper], MergedGroups]:
+    """Merge duplicates among the normalized records (taking from `previous` the groups it
+    merged from the same entries), apply overrides, report what is missing. Returns the
+    papers and how each was merged, for the next build."""
+    flat = [entry for group in entries for entry in group]
+    papers, merged = merge_groups(flat, diagnostics, previous)
     overrides = overrides_path(config)
     if overrides is not None:
         document = load_overrides(*overrides)
         if document is not None:
             papers = apply_overrides(document, papers)
     report_gaps(papers, reads, diagnostics)
-    return papers
+    return papers, merged

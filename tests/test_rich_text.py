@@ -173,3 +173,20 @@ def test_markup_hidden_in_a_formula_is_shown_as_its_source(text: str) -> None:
 )
 def test_plain_text(text: str, plain: str) -> None:
     assert plain_text(text) == plain
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        ("Broken math $\\frac$ stays text", "Broken math $\\frac$ stays text"),
+        ("a cut \\frac{a} here", "a cut \\frac{a} here"),
+        ("whole $\\frac{1}{2}$ math", "whole 1/2 math"),
+    ],
+)
+def test_tex_the_converter_cannot_fill_in_is_kept_and_nothing_is_logged(
+    text: str, plain: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """pylatexenc returns its format string ("%s/%s") for a macro short of arguments, and
+    logs a warning that names no file or line: the formula is kept as written, silently."""
+    assert plain_text(text) == plain
+    assert capsys.readouterr().err == ""

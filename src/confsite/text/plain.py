@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -177,6 +178,24 @@ _plain = LatexNodes2Text(
 )
 
 
+class _Complaints(logging.Handler):
+    """Counts pylatexenc's warnings. For a macro it cannot fill in ("$\\frac$") it logs a
+    warning and returns its format string ("%s/%s") in the text; a formula it complained of is
+    kept as written instead. The warnings, which name no file or line, stay off stderr."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
+
+
+_complaints = _Complaints()
+logging.getLogger("pylatexenc").addHandler(_complaints)
+logging.getLogger("pylatexenc").propagate = False
+
+
 def may_hold_tex(text: str) -> bool:
     """Whether text can hold math or a TeX command; most text holds neither, and this test is
     far faster than the regular expressions that would find nothing."""
@@ -240,11 +259,13 @@ def _prose_plain_text(text: str) -> str:
 
 @lru_cache(maxsize=100_000)  # formulas repeat across abstracts; TeX parsing is slow
 def _tex_to_text(tex: str) -> str:
+    complained = _complaints.count
     try:
         # In scraped prose "%" is a percent sign, not the start of a TeX comment.
-        return _plain.latex_to_text(UNESCAPED_PERCENT.sub(r"\\%", tex))
+        text = _plain.latex_to_text(UNESCAPED_PERCENT.sub(r"\\%", tex))
     except Exception:  # pylatexenc is tolerant; keep the raw text if it is not
         return tex
+    return tex if _complaints.count != complained else text
 
 
 def shorten(text: str, limit: int) -> str:

@@ -51,11 +51,30 @@ results.close()
 """
 
 
+RAISES = """
+import errno
+from confsite.output.processes import ForkedResults
+
+def work():
+    yield "first"
+    raise OSError(errno.EXDEV, "Invalid cross-device link", "site/search/index.js")
+
+results = ForkedResults(work)
+print(results.next())
+try:
+    results.next()
+except OSError as error:
+    print(error.errno == errno.EXDEV, error.filename)
+results.close()
+"""
+
+
 def run_script(script: str, *args: str) -> list[str]:
     ran = subprocess.run(
         [sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=120
     )
     assert ran.returncode == 0, ran.stderr
+    assert "Traceback" not in ran.stderr
     return ran.stdout.splitlines()
 
 
@@ -80,3 +99,10 @@ def test_made_here_when_asked() -> None:
     results = ForkedResults(work, here=True)
     assert [results.next() for _ in range(3)] == [0, 1, 2]
     assert made == [0, 1, 2]  # in this process
+
+
+def test_what_the_work_raises_is_raised_where_its_result_is_asked_for() -> None:
+    """The corpus worker stages the search index: an OSError there (a site folder that is a
+    mount point) must reach the build, which reports it as a write error, not kill the child
+    with a traceback and leave the build an internal error."""
+    assert run_script(RAISES) == ["first", "True site/search/index.js"]

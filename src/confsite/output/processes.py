@@ -132,15 +132,19 @@ class ForkedResults:
             sender.close()
 
     def next(self) -> Any:
-        """The next result; ChildStopped when the child ended without sending it."""
+        """The next result, or what the work raised making it; ChildStopped when the child
+        ended without sending it."""
         if self._process is None:
             if self._made_here is None:
                 self._made_here = iter(self._work())
             return next(self._made_here)
         try:
-            return self._receiver.recv()
+            result = self._receiver.recv()
         except EOFError:
             raise ChildStopped("internal error: a forked worker stopped") from None
+        if isinstance(result, _Raised):
+            raise result.error
+        return result
 
     def close(self) -> None:
         """Stops the child if it still runs, and waits for it."""
@@ -161,6 +165,14 @@ def _children_cpu_seconds() -> float:
     return used.ru_utime + used.ru_stime
 
 
+class _Raised:
+    """What the work raised, sent in place of its next result: the parent raises it where it
+    asks for that result (an OSError writing the site is reported as any other)."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
 def _send_results(work: Callable[[], Iterable[Any]], sender: Any, parent: int) -> None:
     """Each result pickled here and written by a thread: a large result fills the pipe until
     the parent reads it, and the parent may be busy, while the next result could be made."""
@@ -171,6 +183,12 @@ def _send_results(work: Callable[[], Iterable[Any]], sender: Any, parent: int) -
     try:
         for result in work():
             pickled.put(ForkingPickler.dumps(result))
+    except Exception as error:
+        try:
+            raised = ForkingPickler.dumps(_Raised(error))
+        except Exception:  # an error that does not pickle: the parent is told the child stopped
+            raise error from None
+        pickled.put(raised)
     finally:
         pickled.put(None)
         writing.join()

@@ -182,7 +182,6 @@ def _built_anew(
     report_reading(reads, diagnostics)
     timer.lap("read", found.reading.child_cpu_seconds)
     papers = found.reading.merge(reads, diagnostics)
-    reads = [read.merged() for read in reads]
     timer.lap("normalize")
     diagnostics.raise_if_strict()
     from_inputs = len(diagnostics.problems)

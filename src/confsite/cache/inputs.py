@@ -174,17 +174,13 @@ class CachedReading:
         if cache.inputs_key == self.inputs_key:
             diagnostics.problems.extend(cache.problems)
             return cache.papers
-        made = self._made
-        entries = [
-            made[index].entries if index in made else cache.sources[key].entries
-            for index, key in enumerate(self.keys)
-        ]
+        # Every source as read anew or kept: read_one succeeded for each, so none is an error.
+        sources: dict[str, CachedSource] = {
+            key: self._made.get(index) or cache.sources[key] for index, key in enumerate(self.keys)
+        }
+        entries = [source.entries for source in sources.values()]
         already = len(diagnostics.problems)
         papers, groups = merge_sources(self.config, reads, entries, diagnostics, cache.groups)
-        sources = {
-            key: CachedSource.of(read, group)
-            for key, read, group in zip(self.keys, reads, entries, strict=True)
-        }
         problems = diagnostics.problems[already:]
         # Saved by a forked child (pickling takes seconds at archive scale, while the other
         # core waits), now, not after the site: the records the cache holds need not be kept

@@ -270,4 +270,4 @@ def merge_groups(
 
 
 def _same_objects(kept: tuple[Entry, ...], members: list[Entry]) -> bool:
-    return len(kept) == len(members) and all(a is b for a, b in zip(kept, members, strict=True))
+    return len(kept) == len(members) and all(map(operator.is_, kept, members))

@@ -4,7 +4,7 @@ reader and checked for plausibility; every source is read before any error stops
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -27,17 +27,14 @@ class SourceReading:
     config: SourceConfig
     reader: Reader
     detected: bool  # False when the format was set in the config
-    records: tuple[RawRecord, ...]  # none once merged (see `merged`)
+    # Empty in a build's readings: a source's records are dropped once normalized (see
+    # cache/inputs.py · CachedSource), as they take much memory at scale.
+    records: tuple[RawRecord, ...]
     record_count: int  # how many it read, kept when the records are dropped
     problems: tuple[Problem, ...] = ()  # what its records' plausibility gave (warnings)
     # The fields its format carries that its records state (see `fields_stated`): what the
     # report of missing fields asks of a source, kept when the records are dropped.
     stated: frozenset[str] = frozenset()
-
-    def merged(self) -> SourceReading:
-        """The same read without its records, once they are merged into papers: nothing
-        needs them after that, and held through the build they take much memory at scale."""
-        return replace(self, records=())
 
 
 def decode_source(path: str, data: bytes) -> str:

@@ -7,6 +7,7 @@ import functools
 import re
 from dataclasses import dataclass
 
+from ..model.cite_keys import NAMES_CACHED
 from ..model.records import Paper
 from ..model.site import Site
 from ..model.urls import paper_url
@@ -19,8 +20,6 @@ TILDE_CARET = re.compile(r"(?<!\\)([~^])")
 # A word part BibTeX styles would lower-case wrongly: a capital after its first letter (GNNs,
 # ResNet, BERT) or a lone capital ("Model A"). Hyphens and slashes split parts.
 PROTECTED = re.compile(r"(?<![\w{\\])([A-Za-z0-9]*[A-Z][A-Za-z0-9]*)(?![\w}])")
-
-NAMES_CACHED = 50_000
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,9 @@ import pytest
 
 from confsite.diagnostics import Diagnostics
 from confsite.model.site import build_site
-from confsite.render.views import Views
+from confsite.render.jinja import make_environment
+from confsite.render.pages import _render_cards_ahead
+from confsite.render.views import KeyedPage, Views
 
 
 @pytest.fixture
@@ -48,3 +50,37 @@ def test_an_abstract_changes_the_full_card_digest_only(views: Views) -> None:
     )
     assert edited_views.card(edited).key_digest != views.card(paper).key_digest
     assert "written anew" in str(edited_views.card(edited)["abstract"])
+
+
+def pages_shown(views: Views, environment) -> list[str]:
+    """Every author's and paper's page, rendered in this process."""
+    ids = [paper.id for paper in views.site.papers]
+    views.related.update(
+        {i: tuple(ids[(n + k) % len(ids)] for k in (1, 2, 3)) for n, i in enumerate(ids)}
+    )
+    makers = [m for m in views.page_makers() if isinstance(m, KeyedPage)]
+    makers += [views.paper_page(paper) for paper in views.papers_in_order()]
+    pages = [maker.make() for maker in makers]
+    return [environment.get_template(page.template).render(page.context) for page in pages]
+
+
+def test_cards_rendered_ahead_are_those_authors_and_paper_pages_show(
+    seeds_build, monkeypatch
+) -> None:
+    """A full build renders every paper's brief card and line before the page workers fork:
+    authors' and paper pages must then render no card anew (it would be made in each
+    worker again), and show the same HTML as cards rendered as they are met."""
+    site = build_site(seeds_build.config, seeds_build.papers, (), None, Diagnostics())
+    as_met = pages_shown(Views(site), make_environment(None))
+    views, environment = Views(site), make_environment(None)
+    _render_cards_ahead(views, environment)
+    macros = [environment.globals[name] for name in ("paper_card", "paper_line")]
+    assert [macro.rendered_ahead for macro in macros] == [len(site.papers)] * 2
+    anew: list[str] = []
+    for macro in macros:
+        made = macro._macro
+        monkeypatch.setattr(
+            macro, "_macro", lambda root, made=made: anew.append(root) or made(root)
+        )
+    assert pages_shown(views, environment) == as_met
+    assert anew == []

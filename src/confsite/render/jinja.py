@@ -4,8 +4,10 @@ partials' macros bound once per page depth."""
 from __future__ import annotations
 
 import contextlib
+import functools
+from array import array
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -71,35 +73,70 @@ class PartialModules:
 
         return call
 
-    def memoized_macro(
-        self, template: str, name: str, kept: Callable[[dict[str, Any]], bool]
-    ) -> Callable:
-        """A partial's macro as a global that renders each (paper, page depth, options) once,
-        for the calls whose options are `kept`.
 
-        A paper's brief card appears on the pages of all its authors, so it is rendered once
-        per depth rather than once per appearance. Kept for the whole build: with a bounded
-        few, authors' pages, which list papers from all over the program, made most of them
-        again."""
-        cache: OrderedDict[tuple, Markup] = OrderedDict()
-        held = 0
+class MemoizedMacro:
+    """A partial's macro as a global that renders each (paper, page depth, options) once,
+    for the calls whose options are `kept`.
 
-        @pass_context
-        def call(context: Context, paper: dict[str, Any], **options: Any) -> Markup:
-            nonlocal held
-            root = context["root"]
-            key = (paper["id"], root, *sorted(options.items()))
-            html = cache.get(key)
-            if html is None:
-                html = self.macro(template, name, root)(paper, **options)
-                if kept(options):
-                    cache[key] = html
-                    held += len(html)
-                    while held > MEMOIZED_MACRO_CHARS:
-                        held -= len(cache.popitem(last=False)[1])
-            return html
+    A paper's brief card appears on the pages of all its authors, so it is rendered once
+    per depth rather than once per appearance. Kept for the whole build: with a bounded
+    few, authors' pages, which list papers from all over the program, made most of them
+    again.
 
-        return call
+    Cards rendered ahead (`render_ahead`, before the page workers fork) are kept in one
+    buffer, not as an object each: a forked worker shares its parent's memory until it
+    writes to it, and reading an object writes its reference count, so every card object a
+    worker showed would be copied into it; the buffer is only read."""
+
+    def __init__(
+        self,
+        partials: PartialModules,
+        template: str,
+        name: str,
+        kept: Callable[[dict[str, Any]], bool],
+    ) -> None:
+        self._macro = functools.partial(partials.macro, template, name)
+        self._kept = kept
+        self._cache: OrderedDict[tuple, Markup] = OrderedDict()
+        self._held = 0
+        self._ahead: dict[tuple, int] = {}  # key: number of its card in the buffer
+        self._ahead_buffer = b""
+        self._ahead_ends = array("q", [0])  # card n lies in buffer[ends[n] : ends[n + 1]]
+
+    @pass_context
+    def __call__(self, context: Context, paper: dict[str, Any], **options: Any) -> Markup:
+        key = (paper["id"], context["root"], *sorted(options.items()))
+        number = self._ahead.get(key)
+        if number is not None:
+            ends = self._ahead_ends
+            return Markup(self._ahead_buffer[ends[number] : ends[number + 1]].decode())
+        html = self._cache.get(key)
+        if html is None:
+            html = self._macro(context["root"])(paper, **options)
+            if self._kept(options):
+                self._cache[key] = html
+                self._held += len(html)
+                while self._held > MEMOIZED_MACRO_CHARS:
+                    self._held -= len(self._cache.popitem(last=False)[1])
+        return html
+
+    def render_ahead(self, papers: Iterable[dict[str, Any]], root: str, **options: Any) -> None:
+        """Render the papers' cards as pages at `root` calling with `options` will show them,
+        into the buffer (which they replace)."""
+        macro, settings = self._macro(root), tuple(sorted(options.items()))
+        ahead: dict[tuple, int] = {}
+        pieces: list[bytes] = []
+        ends = array("q", [0])
+        for paper in papers:
+            piece = str(macro(paper, **options)).encode()
+            ahead[(paper["id"], root, *settings)] = len(pieces)
+            pieces.append(piece)
+            ends.append(ends[-1] + len(piece))
+        self._ahead, self._ahead_buffer, self._ahead_ends = ahead, b"".join(pieces), ends
+
+    @property
+    def rendered_ahead(self) -> int:
+        return len(self._ahead)
 
 
 def _brief(options: dict[str, Any]) -> bool:
@@ -194,6 +231,6 @@ def make_environment(theme_dir: Path | None) -> Environment:
     for template, name in PARTIAL_MACROS:
         environment.globals[name] = partials.global_macro(template, name)
     cards = "partials/paper_card.html"
-    environment.globals["paper_card"] = partials.memoized_macro(cards, "paper_card", _brief)
-    environment.globals["paper_line"] = partials.memoized_macro(cards, "paper_line", _always)
+    environment.globals["paper_card"] = MemoizedMacro(partials, cards, "paper_card", _brief)
+    environment.globals["paper_line"] = MemoizedMacro(partials, cards, "paper_line", _always)
     return environment

@@ -15,7 +15,8 @@ from ..cache.manifest import FileEntry
 from ..cache.page_keys import page_key
 from ..model.records import Paper
 from ..model.site import Site
-from ..output.processes import WorkerPool, worker_pool
+from ..model.urls import author_url, page_path, paper_url
+from ..output.processes import WorkerPool, fork_is_safe, worker_pool
 from ..output.staging import StagingWriter
 from ..progress import SILENT, Progress
 from ..text.plain import take_plain_texts
@@ -23,7 +24,7 @@ from .assets import other_files, theme_folder
 from .corpus import CorpusJob, PlainAbstracts, Related
 from .downloads import stage_downloads
 from .jinja import make_environment, template_errors_located
-from .views import KeyedPage, Page, Views
+from .views import KeyedPage, Page, Views, root_for
 
 # The page workers run below the corpus worker's priority: paper pages wait for its related
 # papers, and with three processes on two cores it got a third of each, so the workers were
@@ -147,16 +148,17 @@ def render_site(
     """Stage every file of the site, pages in `jobs` processes. The workers key each page,
     keep the current site's file when its key is unchanged and render the others: first the
     pages without related papers, while the corpus worker computes those, then the paper
-    pages. On a rebuild, what many pages share (every paper's card fields, the all-papers
-    listing) is made here before the workers fork, so that no worker makes it again to key
-    pages it then keeps. A full build leaves each worker to make what it renders: made here,
-    it would be held in this process too, raising the build's peak memory."""
+    pages. What many pages share is made here before the workers fork, so that no worker
+    makes it again: on a rebuild every paper's card fields (to key pages it then keeps), on
+    a full build the cards too (see `_render_cards_ahead`)."""
     theme_dir = theme_folder(site.config)
     views = Views(site)
+    environment = make_environment(theme_dir)
     if writer.previous.files:
         views.prepare_shared()
+    elif jobs > 1 and fork_is_safe():
+        _render_cards_ahead(views, environment)
     makers, papers = views.page_makers(), views.papers_in_order()
-    environment = make_environment(theme_dir)
     job = RenderJob(environment, views, makers, papers, writer, salt, downloads_cache)
     result = RenderResult(pages=len(makers) + len(papers))
     progress.start("render", result.pages)
@@ -173,6 +175,22 @@ def render_site(
     for path, entry in search.items():
         result.add(path, entry)
     return result
+
+
+def _render_cards_ahead(views: Views, environment: Environment) -> None:
+    """In a full build, what each page worker would make of nearly every paper, made here
+    once before they fork, while the corpus worker has the other core: the shared lookups,
+    every paper's card fields, and its brief card and line as authors' and paper pages show
+    them (`templates/author.html`, `templates/paper.html`)."""
+    views.prepare_shared()
+    cards = [views.card(paper, brief=True) for paper in views.site.papers]
+    on_author_page, on_paper_page = (
+        root_for(page_path(url("x"))) for url in (author_url, paper_url)
+    )
+    environment.globals["paper_card"].render_ahead(
+        cards, on_author_page, heading="h3", show_abstract=False
+    )
+    environment.globals["paper_line"].render_ahead(cards, on_paper_page)
 
 
 def _stage_pages(

@@ -180,10 +180,13 @@ def render_site(
 def _render_cards_ahead(views: Views, environment: Environment) -> None:
     """In a full build, what each page worker would make of nearly every paper, made here
     once before they fork, while the corpus worker has the other core: the shared lookups,
-    every paper's card fields, and its brief card and line as authors' and paper pages show
-    them (`templates/author.html`, `templates/paper.html`)."""
+    every paper's card fields and record digest (its page's key and the downloads take it),
+    and its brief card and line as authors' and paper pages show them
+    (`templates/author.html`, `templates/paper.html`)."""
     views.prepare_shared()
     cards = [views.card(paper, brief=True) for paper in views.site.papers]
+    for paper in views.site.papers:
+        views.record_digest(paper)
     on_author_page, on_paper_page = (
         root_for(page_path(url("x"))) for url in (author_url, paper_url)
     )

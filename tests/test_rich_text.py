@@ -6,6 +6,7 @@ The expected outputs are written by hand from what a reader should see; the revi
 from __future__ import annotations
 
 import pytest
+from pylatexenc import latexwalker
 
 from confsite.text.plain import math_spans, plain_text
 from confsite.text.rich import _mathml_is_safe, render_rich_line
@@ -190,3 +191,18 @@ def test_tex_the_converter_cannot_fill_in_is_kept_and_nothing_is_logged(
     logs a warning that names no file or line: the formula is kept as written, silently."""
     assert plain_text(text) == plain
     assert capsys.readouterr().err == ""
+
+
+def test_tex_is_parsed_with_the_table_of_macros_made_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The TeX parser builds its table of macros anew for each formula unless given one, which
+    took as long as parsing a short formula: the one made at import must be given."""
+
+    def made_again() -> None:
+        raise AssertionError("the parser's table of macros was made again")
+
+    monkeypatch.setattr(latexwalker, "get_default_latex_context_db", made_again)
+    assert plain_text("a formula $\\alpha_{17} + \\beta^{42}$ seen once") == (
+        "a formula α_17 + β^42 seen once"
+    )

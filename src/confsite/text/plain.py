@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from pylatexenc import latexwalker
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
 # Where a formula may start: "$$", "$", "\\(" or "\\[", not escaped (see `UnescapedFinder`).
@@ -176,6 +177,9 @@ def _latex_context():
 _plain = LatexNodes2Text(
     latex_context=_latex_context(), math_mode="text", strict_latex_spaces=False
 )
+# The parser's table of TeX's macros, made once: a parser given none builds it anew, which
+# took as long as parsing a short formula.
+_parsing = latexwalker.get_default_latex_context_db()
 
 
 class _Complaints(logging.Handler):
@@ -262,7 +266,7 @@ def _tex_to_text(tex: str) -> str:
     complained = _complaints.count
     try:
         # In scraped prose "%" is a percent sign, not the start of a TeX comment.
-        text = _plain.latex_to_text(UNESCAPED_PERCENT.sub(r"\\%", tex))
+        text = _plain.latex_to_text(UNESCAPED_PERCENT.sub(r"\\%", tex), latex_context=_parsing)
     except Exception:  # pylatexenc is tolerant; keep the raw text if it is not
         return tex
     return tex if _complaints.count != complained else text

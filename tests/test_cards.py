@@ -75,7 +75,6 @@ def test_cards_rendered_ahead_are_those_authors_and_paper_pages_show(
     views, environment = Views(site), make_environment(None)
     _render_cards_ahead(views, environment)
     macros = [environment.globals[name] for name in ("paper_card", "paper_line")]
-    assert [macro.rendered_ahead for macro in macros] == [len(site.papers)] * 2
     anew: list[str] = []
     for macro in macros:
         made = macro._macro

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, SEEDS, Ran, run_cli
 
+from confsite.bundled import BUNDLED
 from confsite.config import DEFAULT_FIELDS, SITE_FIELDS, SOURCE_FIELDS
 from confsite.readers import reader_names
 
@@ -265,6 +266,44 @@ def test_a_broken_theme_template_is_a_located_failure(tmp_path: Path) -> None:
     result = confsite("build", cwd=project)
     assert result.returncode == 1
     assert re.search(r"error: \S*paper\.html:3: TemplateSyntaxError: ", result.stderr)
+
+
+def with_theme(project: Path, templates: dict[str, str]) -> Path:
+    for name, text in templates.items():
+        (project / "theme" / "templates" / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / "theme" / "templates" / name).write_text(text)
+    (project / "site.yaml").write_text((SMALL / "site.yaml").read_text() + "theme_dir: theme\n")
+    return project
+
+
+def test_a_broken_partial_every_card_shows_is_a_located_failure(tmp_path: Path) -> None:
+    """A full build with workers renders the cards before they fork: a card's error there is
+    located as the workers' are."""
+    project = with_theme(small_project(tmp_path), {"partials/badges.html": "{% if %}\n"})
+    result = confsite("build", "-j", "2", cwd=project)
+    assert result.returncode == 1
+    assert re.search(r"error: \S*badges\.html:1: TemplateSyntaxError: ", result.stderr)
+
+
+def test_a_theme_calling_the_card_macro_its_own_way_builds(tmp_path: Path) -> None:
+    """Cards rendered ahead are rendered as the bundled templates call the macro; a theme
+    whose macro takes other options is left to render its own."""
+    bundled = BUNDLED.templates
+    card = (bundled / "partials" / "paper_card.html").read_text()
+    card = card.replace('paper_card(paper, heading="h3", ', "paper_card(paper, ")
+    card = card.replace("<{{ heading }} ", "<h3 ").replace("</{{ heading }}>", "</h3>")
+    author = (bundled / "author.html").read_text().replace('heading="h3", ', "")
+    session = (bundled / "session.html").read_text().replace('paper, heading="h2"', "paper")
+    project = with_theme(
+        small_project(tmp_path),
+        {"partials/paper_card.html": card, "author.html": author, "session.html": session},
+    )
+    result = confsite("build", "-j", "2", cwd=project)
+    assert result.returncode == 0, result.stderr
+    assert (
+        '<h3 class="paper-title">'
+        in next((project / "_site" / "authors").glob("*/index.html")).read_text()
+    )
 
 
 def test_no_progress_or_colour_when_not_on_a_terminal(tmp_path: Path) -> None:

@@ -38,6 +38,11 @@ def fork_is_safe() -> bool:
     return hasattr(os, "fork") and threading.active_count() == 1
 
 
+def forks(jobs: int) -> bool:
+    """Whether work for `jobs` processes is done in forked ones, not in this one alone."""
+    return jobs > 1 and fork_is_safe()
+
+
 def run_detached(work: Callable[..., Any], *args: Any) -> None:
     """Run `work(*args)` in a detached process: deleting a replaced site or linking a spare
     takes seconds at scale, and the build is done once the new site is in place. Where
@@ -286,7 +291,7 @@ class WorkerPool:
 @contextlib.contextmanager
 def worker_pool(worker: Any, jobs: int, niceness: int = 0) -> Iterator[WorkerPool]:
     """A pool of `jobs` forked processes, each `niceness` below this one's priority."""
-    if jobs <= 1 or not fork_is_safe():
+    if not forks(jobs):
         yield WorkerPool(worker)
         return
     context = multiprocessing.get_context("fork")

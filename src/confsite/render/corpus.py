@@ -23,7 +23,7 @@ from ..cache.stores import load_pickle, save_pickle
 from ..cache.terms import TermCache
 from ..model.records import Paper
 from ..model.site import Site
-from ..output.processes import ForkedResults, fork_is_safe
+from ..output.processes import ForkedResults, forks
 from ..text.plain import may_hold_tex
 from .related import Nearest, related_papers
 from .search_index import search_files
@@ -97,7 +97,7 @@ class CorpusJob:
         self._plain: PlainAbstracts | None = None
         self._related: tuple[Related, CpuSeconds] | None = None
         self._search: tuple[SearchFiles, CpuSeconds] | None = None
-        self._here = jobs <= 1 or not fork_is_safe()
+        self._here = not forks(jobs)
         # threads: forked, the top-n product also takes the cores page workers leave idle.
         threads = 1 if self._here else jobs
         self._results = ForkedResults(partial(corpus_results, inputs, threads), self._here)

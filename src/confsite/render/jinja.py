@@ -99,20 +99,24 @@ class MemoizedMacro:
         self._kept = kept
         self._cache: OrderedDict[tuple, Markup] = OrderedDict()
         self._held = 0
-        self._ahead: dict[tuple, int] = {}  # key: number of its card in the buffer
-        self._ahead_buffer = b""
-        self._ahead_ends = array("q", [0])  # card n lies in buffer[ends[n] : ends[n + 1]]
+        # Cards rendered ahead: the page depth and options they were rendered for, each
+        # paper's number, and the buffer, where card n lies in [ends[n], ends[n + 1]).
+        self._ahead_for: tuple = ()
+        self._ahead: dict[str, int] = {}
+        self._ahead_buffer = bytearray()
+        self._ahead_ends = array("q", [0])
 
     @pass_context
     def __call__(self, context: Context, paper: dict[str, Any], **options: Any) -> Markup:
-        key = (paper["id"], context["root"], *sorted(options.items()))
-        number = self._ahead.get(key)
-        if number is not None:
-            ends = self._ahead_ends
-            return Markup(self._ahead_buffer[ends[number] : ends[number + 1]].decode())
+        root, settings = context["root"], tuple(sorted(options.items()))
+        if (root, settings) == self._ahead_for:
+            number = self._ahead.get(paper["id"])
+            if number is not None:
+                return self._card_ahead(number)
+        key = (paper["id"], root, settings)
         html = self._cache.get(key)
         if html is None:
-            html = self._macro(context["root"])(paper, **options)
+            html = self._macro(root)(paper, **options)
             if self._kept(options):
                 self._cache[key] = html
                 self._held += len(html)
@@ -123,20 +127,41 @@ class MemoizedMacro:
     def render_ahead(self, papers: Iterable[dict[str, Any]], root: str, **options: Any) -> None:
         """Render the papers' cards as pages at `root` calling with `options` will show them,
         into the buffer (which they replace)."""
-        macro, settings = self._macro(root), tuple(sorted(options.items()))
-        ahead: dict[tuple, int] = {}
-        pieces: list[bytes] = []
-        ends = array("q", [0])
+        macro = self._macro(root)
+        self._ahead_for = (root, tuple(sorted(options.items())))
+        self._ahead, self._ahead_buffer, self._ahead_ends = {}, bytearray(), array("q", [0])
         for paper in papers:
-            piece = str(macro(paper, **options)).encode()
-            ahead[(paper["id"], root, *settings)] = len(pieces)
-            pieces.append(piece)
-            ends.append(ends[-1] + len(piece))
-        self._ahead, self._ahead_buffer, self._ahead_ends = ahead, b"".join(pieces), ends
+            self._ahead[paper["id"]] = len(self._ahead_ends) - 1
+            self._ahead_buffer += str(macro(paper, **options)).encode()
+            self._ahead_ends.append(len(self._ahead_buffer))
 
-    @property
-    def rendered_ahead(self) -> int:
-        return len(self._ahead)
+    def _card_ahead(self, number: int) -> Markup:
+        ends = self._ahead_ends
+        return Markup(self._ahead_buffer[ends[number] : ends[number + 1]].decode())
+
+
+# The templates whose calls of the card macros `render_cards_ahead` renders as they make
+# them; a theme's own may call them otherwise.
+CARDS_AHEAD_FOR = ("author.html", "paper.html", "partials/paper_card.html")
+
+
+def cards_ahead_fit(theme_dir: Path | None) -> bool:
+    """Whether the cards rendered ahead are those the pages show: the theme overrides none of
+    the templates that call them or define them."""
+    return theme_dir is None or not any(
+        (theme_dir / "templates" / name).exists() for name in CARDS_AHEAD_FOR
+    )
+
+
+def render_cards_ahead(
+    environment: Environment, cards: list[dict[str, Any]], author_root: str, paper_root: str
+) -> None:
+    """Render every card as authors' pages show it (`author.html`, at `author_root`) and its
+    line as paper pages list it among related papers (`paper.html`, at `paper_root`)."""
+    environment.globals["paper_card"].render_ahead(
+        cards, author_root, heading="h3", show_abstract=False
+    )
+    environment.globals["paper_line"].render_ahead(cards, paper_root)
 
 
 def _brief(options: dict[str, Any]) -> bool:

@@ -16,14 +16,19 @@ from ..cache.page_keys import page_key
 from ..model.records import Paper
 from ..model.site import Site
 from ..model.urls import author_url, page_path, paper_url
-from ..output.processes import WorkerPool, fork_is_safe, worker_pool
+from ..output.processes import WorkerPool, forks, worker_pool
 from ..output.staging import StagingWriter
 from ..progress import SILENT, Progress
 from ..text.plain import take_plain_texts
 from .assets import other_files, theme_folder
 from .corpus import CorpusJob, PlainAbstracts, Related
 from .downloads import stage_downloads
-from .jinja import make_environment, template_errors_located
+from .jinja import (
+    cards_ahead_fit,
+    make_environment,
+    render_cards_ahead,
+    template_errors_located,
+)
 from .views import KeyedPage, Page, Views, root_for
 
 # The page workers run below the corpus worker's priority: paper pages wait for its related
@@ -149,15 +154,15 @@ def render_site(
     keep the current site's file when its key is unchanged and render the others: first the
     pages without related papers, while the corpus worker computes those, then the paper
     pages. What many pages share is made here before the workers fork, so that no worker
-    makes it again: on a rebuild every paper's card fields (to key pages it then keeps), on
-    a full build the cards too (see `_render_cards_ahead`)."""
+    makes it again: the site's lookups and the cite keys, and on a full build every paper's
+    card (see `_render_cards_ahead`)."""
     theme_dir = theme_folder(site.config)
     views = Views(site)
     environment = make_environment(theme_dir)
-    if writer.previous.files:
-        views.prepare_shared()
-    elif jobs > 1 and fork_is_safe():
-        _render_cards_ahead(views, environment)
+    views.prepare_shared()
+    if not writer.previous.files and forks(jobs) and cards_ahead_fit(theme_dir):
+        with template_errors_located(theme_dir):
+            _render_cards_ahead(views, environment)
     makers, papers = views.page_makers(), views.papers_in_order()
     job = RenderJob(environment, views, makers, papers, writer, salt, downloads_cache)
     result = RenderResult(pages=len(makers) + len(papers))
@@ -178,22 +183,13 @@ def render_site(
 
 
 def _render_cards_ahead(views: Views, environment: Environment) -> None:
-    """In a full build, what each page worker would make of nearly every paper, made here
-    once before they fork, while the corpus worker has the other core: the shared lookups,
-    every paper's card fields and record digest (its page's key and the downloads take it),
-    and its brief card and line as authors' and paper pages show them
-    (`templates/author.html`, `templates/paper.html`)."""
-    views.prepare_shared()
-    cards = [views.card(paper, brief=True) for paper in views.site.papers]
-    for paper in views.site.papers:
-        views.record_digest(paper)
-    on_author_page, on_paper_page = (
-        root_for(page_path(url("x"))) for url in (author_url, paper_url)
-    )
-    environment.globals["paper_card"].render_ahead(
-        cards, on_author_page, heading="h3", show_abstract=False
-    )
-    environment.globals["paper_line"].render_ahead(cards, on_paper_page)
+    """In a full build, what each page worker would make for nearly every paper, made once
+    before they fork, while the corpus worker has the other core: authors' pages and paper
+    pages list papers from all over the program."""
+    cards = views.prepare_papers()
+    author_root = root_for(page_path(author_url("slug")))
+    paper_root = root_for(page_path(paper_url("slug")))
+    render_cards_ahead(environment, cards, author_root, paper_root)
 
 
 def _stage_pages(

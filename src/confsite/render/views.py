@@ -191,6 +191,14 @@ class Views:
         for name in ("_collection_starts", "_positions", "_author_places", "_letters"):
             getattr(self, name)
 
+    def prepare_papers(self) -> list[Card]:
+        """Make every paper's brief card and record digest (a paper page's key and the
+        downloads take it), for processes forked after this to inherit; the cards, in site
+        order."""
+        for paper in self.site.papers:
+            self.record_digest(paper)
+        return [self.card(paper, brief=True) for paper in self.site.papers]
+
     @cached_property
     def _positions(self) -> dict[tuple[Session, str], int]:
         """Where each paper stands in each of its sessions."""

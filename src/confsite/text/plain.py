@@ -179,7 +179,7 @@ _plain = LatexNodes2Text(
 )
 # The parser's table of TeX's macros, made once: a parser given none builds it anew, which
 # took as long as parsing a short formula.
-_parsing = latexwalker.get_default_latex_context_db()
+_parsing_context = latexwalker.get_default_latex_context_db()
 
 
 class _Complaints(logging.Handler):
@@ -266,7 +266,8 @@ def _tex_to_text(tex: str) -> str:
     complained = _complaints.count
     try:
         # In scraped prose "%" is a percent sign, not the start of a TeX comment.
-        text = _plain.latex_to_text(UNESCAPED_PERCENT.sub(r"\\%", tex), latex_context=_parsing)
+        escaped = UNESCAPED_PERCENT.sub(r"\\%", tex)
+        text = _plain.latex_to_text(escaped, latex_context=_parsing_context)
     except Exception:  # pylatexenc is tolerant; keep the raw text if it is not
         return tex
     return tex if _complaints.count != complained else text

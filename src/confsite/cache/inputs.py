@@ -20,7 +20,7 @@ from ..diagnostics import ConfsiteError, Diagnostics, Problem
 from ..model.merge import MergedGroups
 from ..model.papers import merge_sources, normalize_source, overrides_path
 from ..model.records import Entry, Paper
-from ..output.processes import ChildStopped, ForkedResults, ForkedWork, forked
+from ..output.processes import ChildStopped, ForkedResults, ForkedWork, forked, forks
 from ..readers.registry import Registry
 from ..readers.sources import SourceReading, read_every_source, read_source
 from .digests import hex_digest
@@ -106,7 +106,7 @@ class CachedReading:
         a forked child reading a share of the new ones when there are `jobs` cores and enough
         to read; ConfsiteError names every bad one."""
         self.fresh = {i for i, key in enumerate(self.keys) if key not in self.cache.sources}
-        theirs = self._child_share(sorted(self.fresh)) if jobs > 1 else []
+        theirs = self._child_share(sorted(self.fresh)) if forks(jobs) else []
         child = ForkedResults(lambda: [self._read_fresh(theirs)]) if theirs else None
         self._made = self._read_fresh(sorted(self.fresh.difference(theirs)))
         if child is not None:

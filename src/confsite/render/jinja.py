@@ -149,8 +149,13 @@ def cards_ahead_fit(theme_dir: Path | None) -> bool:
     """Whether the cards rendered ahead are those the pages show: the theme overrides none of
     the templates that call them or define them."""
     return theme_dir is None or not any(
-        (theme_dir / "templates" / name).exists() for name in CARDS_AHEAD_FOR
+        (theme_templates(theme_dir) / name).exists() for name in CARDS_AHEAD_FOR
     )
+
+
+def theme_templates(theme_dir: Path) -> Path:
+    """Where a theme's templates are, each overriding the bundled one of its name."""
+    return theme_dir / "templates"
 
 
 def render_cards_ahead(
@@ -231,13 +236,13 @@ def template_errors_located(theme_dir: Path | None) -> Iterator[None]:
         yield
     except TemplateError as err:
         filename, line = getattr(err, "filename", None), getattr(err, "lineno", None)
-        folder = theme_dir / "templates" if theme_dir else BUNDLED.templates
+        folder = theme_templates(theme_dir) if theme_dir else BUNDLED.templates
         where = SourceLoc(filename, line) if filename else SourceLoc(str(folder))
         raise ConfsiteError(where, f"{type(err).__name__}: {err}") from None
 
 
 def make_environment(theme_dir: Path | None) -> Environment:
-    loaders = [FileSystemLoader(str(theme_dir / "templates"))] if theme_dir else []
+    loaders = [FileSystemLoader(str(theme_templates(theme_dir)))] if theme_dir else []
     loaders.append(FileSystemLoader(str(BUNDLED.templates)))
     environment = PageEnvironment(
         loader=ChoiceLoader(loaders),

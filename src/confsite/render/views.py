@@ -192,9 +192,9 @@ class Views:
             getattr(self, name)
 
     def prepare_papers(self) -> list[Card]:
-        """Make every paper's brief card and record digest (a paper page's key and the
-        downloads take it), for processes forked after this to inherit; the cards, in site
-        order."""
+        """Every paper's brief card (made by `prepare_shared`), in site order, with its record
+        digest made (a paper page's key and the downloads take it), for processes forked
+        after this to inherit."""
         for paper in self.site.papers:
             self.record_digest(paper)
         return [self.card(paper, brief=True) for paper in self.site.papers]

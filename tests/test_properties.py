@@ -19,7 +19,14 @@ from confsite.readers.base import SourceText
 from confsite.readers.html_text import html_to_source_text
 from confsite.readers.sources import decode_source
 from confsite.render.citation import _one_line
-from confsite.render.terms import FOLDED_LETTERS, SEPARATOR, fold, tokens
+from confsite.render.terms import (
+    FOLDED_LETTERS,
+    JS_ONLY_SPACE,
+    SEPARATOR,
+    SPLIT_ONLY_SPACES,
+    fold,
+    tokens,
+)
 from confsite.text.plain import MATH_OPENERS, UnescapedFinder, math_spans
 
 # CONFSITE_FUZZ_EXAMPLES=5000 pytest tests/test_properties.py runs a longer search locally.
@@ -179,7 +186,9 @@ def test_folding_run_by_run_folds_as_the_whole_text_folds(text: str) -> None:
 
 
 SPACED_TEXT = st.text(
-    alphabet=st.one_of(st.sampled_from(" \t\n\x0b\x1c\x85\xa0\u2003\u3000-aZé∈"), st.characters()),
+    alphabet=st.one_of(
+        st.sampled_from(" \t\n\x0b\x1c\x1f\x85\xa0\u2003\u3000\ufeff-aZé∈"), st.characters()
+    ),
     max_size=20,
 )
 
@@ -188,6 +197,20 @@ SPACED_TEXT = st.text(
 @given(SPACED_TEXT)
 def test_a_ris_value_is_on_one_line_as_split_and_joined(value: str) -> None:
     assert _one_line(value) == " ".join(value.split())
+
+
+def test_the_spaces_python_and_javascript_disagree_on_are_these() -> None:
+    """tokens() splits with str.split unless the text holds a space only Python has."""
+    python_only, javascript_only = set(), set()
+    for code in range(0x110000):
+        char = chr(code)
+        javascript = char != "-" and SEPARATOR.fullmatch(char) is not None
+        if char.isspace() and not javascript:
+            python_only.add(char)
+        elif javascript and not char.isspace():
+            javascript_only.add(char)
+    assert python_only == set(SPLIT_ONLY_SPACES)
+    assert javascript_only == {JS_ONLY_SPACE}
 
 
 @fuzz

@@ -95,22 +95,27 @@ def _translated(text: str, table: dict[int, Any]) -> str:
     return NON_ASCII_RUN.sub(lambda run: run.group().translate(table), text)
 
 
-# The ASCII controls Python's str.split takes for white space and JavaScript's \s does not.
-SPLIT_ONLY_CONTROLS = "\x1c\x1d\x1e\x1f"
+# What Python's str.split takes for white space and JavaScript's \s does not (four ASCII
+# controls and NEL), and the one JavaScript takes that Python does not (the byte-order mark).
+SPLIT_ONLY_SPACES = "\x1c\x1d\x1e\x1f\x85"
+JS_ONLY_SPACE = "\ufeff"
 
 
-def _holds_split_only_control(text: str) -> bool:
-    """A substring test per control, each one scan in C: a set's `isdisjoint` makes a string of
-    every character of the text."""
-    return any(control in text for control in SPLIT_ONLY_CONTROLS)
+def _holds_split_only_space(text: str) -> bool:
+    """A substring test per character, each one scan in C: a set's `isdisjoint` makes a string
+    of every character of the text."""
+    return any(space in text for space in SPLIT_ONLY_SPACES)
 
 
 def tokens(text: str) -> list[str]:
     """The words of text, folded, split as lunr.js's tokenizer splits."""
     folded = fold(text)
-    if folded.isascii() and not _holds_split_only_control(folded):
-        return folded.replace("-", " ").split()  # the same words, several times quicker
-    return [word for word in SEPARATOR.split(folded) if word]
+    if _holds_split_only_space(folded):
+        return [word for word in SEPARATOR.split(folded) if word]
+    # The same words, several times quicker than the pattern, for any text without those.
+    if not folded.isascii():
+        folded = folded.replace(JS_ONLY_SPACE, " ")
+    return folded.replace("-", " ").split()
 
 
 @cache  # a corpus has far fewer distinct words than words

@@ -136,7 +136,10 @@ for jobs in (1, 2):
         reads = reading.read(jobs)
         diagnostics = Diagnostics()
         papers = reading.merge(reads, diagnostics)
-        shown = [(r.reader.name, r.detected, r.record_count, sorted(r.stated), r.problems) for r in reads]
+        shown = [
+            (r.reader.name, r.detected, r.record_count, sorted(r.stated), r.problems)
+            for r in reads
+        ]
         outcomes.append(repr((shown, papers, diagnostics.problems)))
     except ConfsiteError as err:
         outcomes.append(str(err))

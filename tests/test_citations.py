@@ -118,6 +118,9 @@ def test_every_field_of_the_seeds_bibtex_round_trips(library, papers) -> None:
         ("Patch-DM: High-Resolution", "Patch-{DM}: High-Resolution"),
         ("Model A beats 3D", "Model {A} beats {3D}"),
         ("unbalanced { brace", "unbalanced ( brace"),
+        ("closed } before { opened", "closed ) before ( opened"),  # as many, in the wrong order
+        ("{nested {braces}} kept", "{nested {braces}} kept"),
+        ("{a}} {b", "(a)) (b"),
         ("a ~ b ^ c", "a \\textasciitilde{} b \\^{} c"),
     ],
 )

@@ -18,7 +18,7 @@ from confsite.readers import CLEAR_SNIFF_SCORE, MIN_SNIFF_SCORE, READERS, sniff
 from confsite.readers.base import SourceText
 from confsite.readers.html_text import html_to_source_text
 from confsite.readers.sources import decode_source
-from confsite.render.citation import _one_line
+from confsite.render.citation import _balanced, _one_line
 from confsite.render.terms import (
     FOLDED_LETTERS,
     JS_ONLY_SPACE,
@@ -384,3 +384,19 @@ def _tokens(pattern: re.Pattern[str], text: str) -> list[tuple[int, int, str, st
 @example("a~\\footnote{n} x~y see cite{k} and https://e.org/a.")
 def test_inline_markup_is_found_as_specified(text: str) -> None:
     assert _tokens(INLINE, text) == _tokens(SPECIFIED_INLINE, text)
+
+
+def _balanced_by_depth(text: str) -> bool:
+    depth = 0
+    for char in text:
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+@fuzz
+@given(st.text(alphabet="{}a \\", max_size=30))
+def test_braces_are_neutralised_exactly_when_unbalanced(text: str) -> None:
+    expected = text if _balanced_by_depth(text) else text.replace("{", "(").replace("}", ")")
+    assert _balanced(text) == expected

@@ -44,12 +44,11 @@ def _balanced(text: str) -> str:
     """Braces neutralised when unbalanced: BibTeX would read past the field's end."""
     if "{" not in text and "}" not in text:  # most text: spared the scan
         return text
-    depth = 0
-    for brace in BRACE.finditer(text):
-        depth += 1 if brace.group() == "{" else -1
-        if depth < 0:
-            break
-    return text.replace("{", "(").replace("}", ")") if depth != 0 else text
+    # Balanced braces are those that pairs "{}" taken out again and again leave none of.
+    braces = "".join(BRACE.findall(text))
+    while "{}" in braces:
+        braces = braces.replace("{}", "")
+    return text.replace("{", "(").replace("}", ")") if braces else text
 
 
 def _tilde_or_caret(match: re.Match[str]) -> str:
@@ -77,7 +76,7 @@ def _protect(word: str) -> str:
 def latex_value(text: str, protect: bool = False) -> str:
     """Scraped text as a BibTeX field's LaTeX: math kept, special characters escaped outside
     it; `protect`: acronyms and inner capitals braced (titles)."""
-    text = " ".join(text.split())
+    text = _one_line(text)
     pieces, position = [], 0
     for span in math_spans(text):
         pieces.append(_prose(text[position : span.start], protect))

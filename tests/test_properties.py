@@ -17,8 +17,9 @@ from confsite.model.normalize import INVISIBLE, clean_text
 from confsite.readers import CLEAR_SNIFF_SCORE, MIN_SNIFF_SCORE, READERS, sniff
 from confsite.readers.base import SourceText
 from confsite.readers.html_text import html_to_source_text
+from confsite.readers.plausibility import non_blank_length
 from confsite.readers.sources import decode_source
-from confsite.render.citation import _balanced, _one_line
+from confsite.render.citation import _balanced
 from confsite.render.terms import (
     FOLDED_LETTERS,
     JS_ONLY_SPACE,
@@ -27,7 +28,7 @@ from confsite.render.terms import (
     fold,
     tokens,
 )
-from confsite.text.plain import MATH_OPENERS, UnescapedFinder, math_spans
+from confsite.text.plain import MATH_OPENERS, UnescapedFinder, math_spans, single_spaced
 from confsite.text.rich import INLINE
 
 # CONFSITE_FUZZ_EXAMPLES=5000 pytest tests/test_properties.py runs a longer search locally.
@@ -196,8 +197,16 @@ SPACED_TEXT = st.text(
 
 @fuzz
 @given(SPACED_TEXT)
-def test_a_ris_value_is_on_one_line_as_split_and_joined(value: str) -> None:
-    assert _one_line(value) == " ".join(value.split())
+@example(" two  spaces ")
+@example("a\u2003\tb\x85")
+def test_text_is_single_spaced_as_split_and_joined(value: str) -> None:
+    assert single_spaced(value) == " ".join(value.split())
+
+
+@fuzz
+@given(SPACED_TEXT)
+def test_non_blank_characters_are_those_split_keeps(line: str) -> None:
+    assert non_blank_length(line) == sum(map(len, line.split()))
 
 
 def test_the_spaces_python_and_javascript_disagree_on_are_these() -> None:

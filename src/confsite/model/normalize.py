@@ -7,6 +7,7 @@ import unicodedata
 
 from ..config import SourceConfig
 from ..readers.base import RawRecord
+from ..text.plain import single_spaced
 from .records import Entry, Link, Session
 from .slugs import title_slug
 
@@ -27,7 +28,7 @@ def clean_text(text: str | None) -> str | None:
     if not (text.isascii() and text.isprintable()):  # printable ASCII: NFC, nothing invisible
         text = INVISIBLE.sub("", unicodedata.normalize("NFC", text))
     # str.split() splits on exactly the characters `\s` matches, and far faster than re.sub
-    return " ".join(text.split()) or None
+    return single_spaced(text) or None
 
 
 def join_paragraphs(paragraphs: tuple[str, ...]) -> str | None:

@@ -195,13 +195,21 @@ def covered_share(source: SourceText, records: tuple[RawRecord, ...]) -> float:
     starts, ends = merged_ranges(records)
     total = covered = 0
     for number, line in enumerate(source.lines, start=1):
-        characters = sum(map(len, line.split()))  # split() drops what isspace() finds
+        characters = non_blank_length(line)
         total += characters
         file_line = source.file_line(number)
         at = bisect_right(starts, file_line) - 1
         if at >= 0 and file_line <= ends[at]:
             covered += characters
     return covered / total if total else 1.0
+
+
+def non_blank_length(line: str) -> int:
+    """How many characters are not white space (as `split()` drops them); printable text's only
+    white space is the space, counted without making a string of every word."""
+    if line.isprintable():
+        return len(line) - line.count(" ")
+    return sum(map(len, line.split()))
 
 
 def merged_ranges(records: tuple[RawRecord, ...]) -> tuple[list[int], list[int]]:

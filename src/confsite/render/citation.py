@@ -11,7 +11,7 @@ from ..model.cite_keys import NAMES_CACHED
 from ..model.records import Paper
 from ..model.site import Site
 from ..model.urls import paper_url
-from ..text.plain import math_spans, plain_text
+from ..text.plain import math_spans, plain_text, single_spaced
 
 BRACE = re.compile(r"[{}]")
 # LaTeX's special characters in prose; an already escaped one stays as it is.
@@ -76,7 +76,7 @@ def _protect(word: str) -> str:
 def latex_value(text: str, protect: bool = False) -> str:
     """Scraped text as a BibTeX field's LaTeX: math kept, special characters escaped outside
     it; `protect`: acronyms and inner capitals braced (titles)."""
-    text = _one_line(text)
+    text = single_spaced(text)
     pieces, position = [], 0
     for span in math_spans(text):
         pieces.append(_prose(text[position : span.start], protect))
@@ -161,13 +161,5 @@ def ris_record(paper: Paper, citation: Citation) -> str:
         lines.append(("AB", plain_text(paper.abstract)))
     lines += [("KW", keyword) for keyword in paper.keywords]
     lines += [("L2", link.url) for link in paper.links]
-    body = "".join(f"{tag}  - {_one_line(value)}\n" for tag, value in lines if value)
+    body = "".join(f"{tag}  - {single_spaced(value)}\n" for tag, value in lines if value)
     return body + "ER  - \n"
-
-
-def _one_line(value: str) -> str:
-    """A value on one line, its white space single spaces; plain text (titles, abstracts) is
-    so already, and splitting an abstract to join it again costs more than this test."""
-    if value.isprintable() and "  " not in value:
-        return value.strip()
-    return " ".join(value.split())

@@ -200,6 +200,15 @@ logging.getLogger("pylatexenc").addHandler(_complaints)
 logging.getLogger("pylatexenc").propagate = False
 
 
+def single_spaced(text: str) -> str:
+    """`" ".join(text.split())`: every white-space run one space, none at the ends. Printable
+    text holds no white space but the space, so one without two in a row is only trimmed:
+    splitting a long abstract to join it again costs more than these tests."""
+    if text.isprintable() and "  " not in text:
+        return text.strip()
+    return " ".join(text.split())
+
+
 def may_hold_tex(text: str) -> bool:
     """Whether text can hold math or a TeX command; most text holds neither, and this test is
     far faster than the regular expressions that would find nothing."""
@@ -236,7 +245,7 @@ def plain_text(text: str | None) -> str:
         if held in text:
             text = markup.sub(replacement, text)
     if not may_hold_tex(text):  # skip the TeX parser
-        return " ".join(text.split())
+        return single_spaced(text)
     return _tex_plain_text(text)
 
 
@@ -254,7 +263,7 @@ def _tex_plain_text(text: str) -> str:
     rendered = "".join(pieces)
     for ligature, character in TEX_LIGATURES:
         rendered = rendered.replace(ligature, character)
-    return " ".join(rendered.split())
+    return single_spaced(rendered)
 
 
 def _prose_plain_text(text: str) -> str:

@@ -13,7 +13,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from lunr.stop_word_filter import WORDS as STOP_WORDS
@@ -72,7 +72,12 @@ class _CaseNeedsContext(Exception):
 
 
 def _folded_run(run: re.Match[str]) -> str:
-    plain = _unmarked(run.group())
+    return _folded_letters(run.group())
+
+
+@lru_cache(maxsize=4096)  # a corpus's runs of non-ASCII letters are few and repeat: α, ∈, é
+def _folded_letters(letters: str) -> str:
+    plain = _unmarked(letters)
     if "\u03a3" in plain:  # Σ: final or not, as the text around it says
         raise _CaseNeedsContext
     return _cased(plain)

@@ -162,7 +162,8 @@ def compile_confsite() -> None:
     compile its modules again (0.1 s of a 1,000-paper build)."""
     import confsite
 
-    compileall.compile_dir(Path(confsite.__file__).parent, quiet=1)
+    if not compileall.compile_dir(Path(confsite.__file__).parent, quiet=1):
+        print("warning: confsite's modules could not all be compiled", file=sys.stderr)
 
 
 def confsite_build(config: Path, out: Path) -> dict:

@@ -128,6 +128,13 @@ def test_latex_escaping_and_protection(text: str, latex: str) -> None:
     assert latex_value(text, protect=True) == latex
 
 
+def test_deeply_nested_braces_are_judged_whole() -> None:
+    nested = "{" * 20_000 + "x" + "}" * 20_000
+    assert latex_value(nested) == nested
+    assert latex_value(nested + "}") == "(" * 20_000 + "x" + ")" * 20_001
+    assert latex_value("}" + nested + "{") == ")" + "(" * 20_000 + "x" + ")" * 20_000 + "("
+
+
 def test_an_author_listed_twice_is_cited_once() -> None:
     entry = bibtex_entry(
         paper(authors=("Zheng Ding", "Mengqi Zhang", "Zheng Ding")), Citation("k", None, ICLR)

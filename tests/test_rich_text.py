@@ -91,6 +91,12 @@ def test_math_spans(text: str, expected: list[str]) -> None:
             "AdaGCN~footnote{Code at \\url{https://a.org}.}.",
             'AdaGCN (Code at <a href="https://a.org" rel="nofollow noopener">https://a.org</a>.).',
         ),
+        (
+            "code at https://a.org/x_y. See xfootnote{n} and cite{k}.",
+            'code at <a href="https://a.org/x_y" rel="nofollow noopener">https://a.org/x_y</a>. '
+            'See xfootnote{n} and <span class="cite">[k]</span>.',
+        ),
+        ("an empty\\footnote{} note", "an empty () note"),
         ("x <b>&amp;</b>", "x &lt;b&gt;&amp;amp;&lt;/b&gt;"),
         ("$5 and $10", "$5 and $10"),
         (

@@ -27,7 +27,6 @@ def clean_text(text: str | None) -> str | None:
         return None
     if not (text.isascii() and text.isprintable()):  # printable ASCII: NFC, nothing invisible
         text = INVISIBLE.sub("", unicodedata.normalize("NFC", text))
-    # str.split() splits on exactly the characters `\s` matches, and far faster than re.sub
     return single_spaced(text) or None
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from itertools import accumulate
 
 from ..model.cite_keys import NAMES_CACHED
 from ..model.records import Paper
@@ -14,6 +15,7 @@ from ..model.urls import paper_url
 from ..text.plain import math_spans, plain_text, single_spaced
 
 BRACE = re.compile(r"[{}]")
+DEPTH_CHANGE = {"{": 1, "}": -1}
 # LaTeX's special characters in prose; an already escaped one stays as it is.
 SPECIAL = re.compile(r"(?<!\\)([&%#_$])")
 TILDE_CARET = re.compile(r"(?<!\\)([~^])")
@@ -44,11 +46,12 @@ def _balanced(text: str) -> str:
     """Braces neutralised when unbalanced: BibTeX would read past the field's end."""
     if "{" not in text and "}" not in text:  # most text: spared the scan
         return text
-    # Balanced braces are those that pairs "{}" taken out again and again leave none of.
-    braces = "".join(BRACE.findall(text))
-    while "{}" in braces:
-        braces = braces.replace("{}", "")
-    return text.replace("{", "(").replace("}", ")") if braces else text
+    # The depth after each brace, summed in C: balanced when it never drops below nothing
+    # and ends at nothing.
+    depths = list(accumulate(map(DEPTH_CHANGE.__getitem__, BRACE.findall(text))))
+    if depths[-1] == 0 and min(depths) >= 0:
+        return text
+    return text.replace("{", "(").replace("}", ")")
 
 
 def _tilde_or_caret(match: re.Match[str]) -> str:

@@ -72,15 +72,21 @@ class _CaseNeedsContext(Exception):
 
 
 def _folded_run(run: re.Match[str]) -> str:
-    return _folded_letters(run.group())
+    letters = run.group()
+    return _kept_folded_letters(letters) if len(letters) <= KEPT_RUN else _folded_letters(letters)
 
 
-@lru_cache(maxsize=4096)  # a corpus's runs of non-ASCII letters are few and repeat: α, ∈, é
 def _folded_letters(letters: str) -> str:
     plain = _unmarked(letters)
     if "\u03a3" in plain:  # Σ: final or not, as the text around it says
         raise _CaseNeedsContext
     return _cased(plain)
+
+
+# A corpus's short runs of non-ASCII letters are few and repeat (α, ∈, é): each is folded once.
+# Long ones (a sentence of CJK text) rarely repeat, and would push the short ones out.
+KEPT_RUN = 32
+_kept_folded_letters = lru_cache(maxsize=4096)(_folded_letters)
 
 
 def _unmarked(text: str) -> str:

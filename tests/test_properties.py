@@ -351,6 +351,24 @@ def test_slug_words_are_slugify_s_words(text: str) -> None:
     assert slug_words(text) == slugify(text, separator=" ").split()
 
 
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "word", "x" * 30, "1,000", "é", "&amp;", "$x$", " ", "-"]))
+    .map("".join)
+    | st.text(max_size=120)
+)
+@example("A " + "lengthy " * 12 + "title")  # a word that does not fit is left out, not the rest
+@example("x" * 100)
+def test_title_slugs_are_slugify_s(title: str) -> None:
+    from slugify import slugify
+
+    from confsite.model.slugs import MAX_TITLE_SLUG_LENGTH, title_slug
+    from confsite.text.plain import plain_text
+
+    expected = slugify(plain_text(title), max_length=MAX_TITLE_SLUG_LENGTH, word_boundary=True)
+    assert title_slug(title) == expected
+
+
 # The inline markup's tokens as first written, with lookbehinds where they read plainest:
 # INLINE, rewritten so that the engine can skip ahead, must find the same. The alternatives
 # the rewrite left alone are taken from it.

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Hashable
 from typing import TypeVar
 
-from slugify import slugify
+from slugify import slugify, smart_truncate
 
 from ..text.plain import plain_text
 
@@ -22,7 +22,9 @@ def title_slug(title: str | None) -> str:
     """The slug a paper's id starts from: its title as plain text, cut at a word."""
     if not title:
         return ""
-    return slugify(plain_text(title), max_length=MAX_TITLE_SLUG_LENGTH, word_boundary=True)
+    # slugify(text, max_length=..., word_boundary=True): its words, cut as slugify cuts them.
+    slug = "-".join(slug_words(plain_text(title)))
+    return smart_truncate(slug, MAX_TITLE_SLUG_LENGTH, word_boundary=True, separator="-")
 
 
 def slug_words(text: str) -> list[str]:

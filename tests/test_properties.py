@@ -362,11 +362,15 @@ def test_slug_words_are_slugify_s_words(text: str) -> None:
 def test_title_slugs_are_slugify_s(title: str) -> None:
     from slugify import slugify
 
-    from confsite.model.slugs import MAX_TITLE_SLUG_LENGTH, title_slug
+    from confsite.model.slugs import MAX_TITLE_SLUG_LENGTH, bounded_slug, title_slug
     from confsite.text.plain import plain_text
 
     expected = slugify(plain_text(title), max_length=MAX_TITLE_SLUG_LENGTH, word_boundary=True)
     assert title_slug(title) == expected
+    for max_length in (1, 5, 30, 60):
+        assert bounded_slug(title, max_length) == slugify(
+            title, max_length=max_length, word_boundary=True
+        )
 
 
 # The inline markup's tokens as first written, with lookbehinds where they read plainest:

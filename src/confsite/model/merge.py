@@ -13,12 +13,10 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import fields
 
-from slugify import slugify
-
 from ..diagnostics import Diagnostics, Problem
 from ..text.plain import plain_text
 from .records import Entry, Paper, Session
-from .slugs import slug_suffix
+from .slugs import bounded_slug, slug_suffix
 from .urls import LISTING_SLUGS
 
 ABSTRACT_KEY_LENGTH = 400
@@ -209,7 +207,7 @@ def base_slug(entries: list[Entry]) -> str:
     if titled is not None and titled.title_slug:
         return titled.title_slug
     author = next((e.authors[0] for e in entries if e.authors), "")
-    author_slug = slugify(author, max_length=30, word_boundary=True)
+    author_slug = bounded_slug(author, 30)
     return f"untitled-{author_slug}" if author_slug else "untitled"
 
 

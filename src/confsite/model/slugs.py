@@ -22,9 +22,14 @@ def title_slug(title: str | None) -> str:
     """The slug a paper's id starts from: its title as plain text, cut at a word."""
     if not title:
         return ""
-    # slugify(text, max_length=..., word_boundary=True): its words, cut as slugify cuts them.
-    slug = "-".join(slug_words(plain_text(title)))
-    return smart_truncate(slug, MAX_TITLE_SLUG_LENGTH, word_boundary=True, separator="-")
+    return bounded_slug(plain_text(title), MAX_TITLE_SLUG_LENGTH)
+
+
+def bounded_slug(text: str, max_length: int) -> str:
+    """`slugify(text, max_length=max_length, word_boundary=True)` the quicker way: the slug's
+    words (see `slug_words`), cut as slugify cuts them."""
+    slug = "-".join(slug_words(text))
+    return smart_truncate(slug, max_length, word_boundary=True, separator="-")
 
 
 def slug_words(text: str) -> list[str]:
@@ -47,7 +52,7 @@ def unique_slugs(
     """Slug of each label; labels whose slugs collide (with each other or a `reserved` name)
     all get a hash of their key appended, so a slug never depends on the order of the others."""
     base = {
-        key: slugify(label, max_length=max_length, word_boundary=True) or fallback
+        key: bounded_slug(label, max_length) or fallback
         for key, label in labels.items()
     }
     counts = Counter(base.values())

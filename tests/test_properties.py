@@ -19,7 +19,7 @@ from confsite.readers.base import SourceText
 from confsite.readers.html_text import html_to_source_text
 from confsite.readers.plausibility import non_blank_length
 from confsite.readers.sources import decode_source
-from confsite.render.citation import _balanced
+from confsite.render.citation import SPECIAL, TILDE_CARET, _balanced
 from confsite.render.terms import (
     FOLDED_LETTERS,
     JS_ONLY_SPACE,
@@ -436,3 +436,15 @@ def _balanced_by_depth(text: str) -> bool:
 def test_braces_are_neutralised_exactly_when_unbalanced(text: str) -> None:
     expected = text if _balanced_by_depth(text) else text.replace("{", "(").replace("}", ")")
     assert _balanced(text) == expected
+
+
+@fuzz
+@given(st.text(alphabet="\\&%#_$~^a ", max_size=30))
+def test_latex_special_characters_are_found_as_specified(text: str) -> None:
+    """As the patterns first written, with the lookbehind before the character, find them."""
+    for pattern, specified in (
+        (SPECIAL, r"(?<!\\)([&%#_$])"),
+        (TILDE_CARET, r"(?<!\\)([~^])"),
+    ):
+        found = [match.span() for match in pattern.finditer(text)]
+        assert found == [match.span() for match in re.finditer(specified, text)]

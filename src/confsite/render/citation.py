@@ -16,9 +16,10 @@ from ..text.plain import math_spans, plain_text, single_spaced
 
 BRACE = re.compile(r"[{}]")
 DEPTH_CHANGE = {"{": 1, "}": -1}
-# LaTeX's special characters in prose; an already escaped one stays as it is.
-SPECIAL = re.compile(r"(?<!\\)([&%#_$])")
-TILDE_CARET = re.compile(r"(?<!\\)([~^])")
+# LaTeX's special characters in prose; an already escaped one stays as it is. The lookbehind
+# follows the character, so the engine skips from one such character to the next.
+SPECIAL = re.compile(r"([&%#_$])(?<!\\[&%#_$])")
+TILDE_CARET = re.compile(r"([~^])(?<!\\[~^])")
 # A word part BibTeX styles would lower-case wrongly: a capital after its first letter (GNNs,
 # ResNet, BERT) or a lone capital ("Model A"). Hyphens and slashes split parts.
 PROTECTED = re.compile(r"(?<![\w{\\])([A-Za-z0-9]*[A-Z][A-Za-z0-9]*)(?![\w}])")

@@ -259,3 +259,50 @@ def test_merging_again_takes_only_the_groups_of_the_same_entries(monkeypatch) ->
     assert taken == merge.merge_groups(changed, afresh, {})[0]
     assert kept.problems == afresh.problems
     assert next(p for p in taken if p.title == "Third Paper").abstract == "Now with an abstract."
+
+
+def seed_entries() -> list:
+    """Every entry the seeds' sources give, as the build reads and normalizes them."""
+    from conftest import REPO
+
+    from confsite.config import load_config
+    from confsite.model.papers import normalize_source
+    from confsite.readers.plugins import site_registry
+    from confsite.readers.sources import read_source
+
+    readers = site_registry(REPO)
+    config = load_config(REPO / "site.yaml", Diagnostics(), readers)
+    return [
+        made
+        for index, source in enumerate(config.sources)
+        for made in normalize_source(read_source(config, source, readers), index)
+    ]
+
+
+def test_a_lone_entry_makes_the_paper_merging_it_would() -> None:
+    """`lone_paper` (a group of one entry) against the general merge, on every seed entry and
+    on entries with what a lone entry can hold that the seeds may not: no session, an empty
+    room, a link or keyword stated twice, no authors, an empty title, no line."""
+    import dataclasses
+
+    from confsite.model.merge import lone_paper, merged_paper
+    from confsite.model.records import Link
+
+    made = entry(3, 1, title="A Paper", authors=("Ann", "Bo"), abstract=("Text.",))
+    twice = Link("PDF", "https://example.org/a.pdf")
+    edges = [
+        dataclasses.replace(made, session=None),
+        dataclasses.replace(made, room=""),
+        dataclasses.replace(made, room="Hall A"),
+        dataclasses.replace(made, links=(twice, twice), keywords=("x", "y", "x")),
+        dataclasses.replace(made, awards=("Best Paper", "Best Paper")),
+        dataclasses.replace(made, authors=(), affiliations=()),
+        dataclasses.replace(made, title="", abstract=None, year=None, conference=None),
+        dataclasses.replace(made, loc=SourceLoc("dump1.txt")),
+    ]
+    entries = [*seed_entries(), *edges]
+    assert len(entries) > 1500
+    for lone in entries:
+        told = Diagnostics()
+        assert lone_paper("an-id", lone) == merged_paper("an-id", [lone], told)
+        assert told.problems == []

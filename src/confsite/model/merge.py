@@ -154,6 +154,13 @@ def _union(values: Iterable) -> tuple:
     return tuple(dict.fromkeys(v for v in values if v is not None))
 
 
+def _each_once(values: tuple) -> tuple:
+    """`_union` of one tuple; most hold one value or none, which need no pass."""
+    if not values or (len(values) == 1 and values[0] is not None):
+        return values
+    return _union(values)
+
+
 def _affiliations_of(authors: tuple[str, ...], entries: list[Entry]) -> tuple[str, ...]:
     """The affiliations of the first entry that states them for the chosen author list."""
     if len(entries) == 1:
@@ -167,6 +174,38 @@ def _affiliations_of(authors: tuple[str, ...], entries: list[Entry]) -> tuple[st
 
 def merge_group(paper_id: str, entries: list[Entry], diagnostics: Diagnostics) -> Paper:
     """One paper from all its entries; exact repeats count once but keep their location."""
+    if len(entries) == 1:  # most papers: nothing to pick between or join
+        return lone_paper(paper_id, entries[0])
+    return merged_paper(paper_id, entries, diagnostics)
+
+
+def lone_paper(paper_id: str, entry: Entry) -> Paper:
+    """What `merged_paper` makes of one entry, its value for each field taken as it is."""
+    session, place = entry.session, (entry.source_index, entry.loc.line or 0)
+    return Paper(
+        id=paper_id,
+        title=entry.title,
+        authors=entry.authors,
+        affiliations=entry.affiliations,
+        abstract=entry.abstract,
+        links=_each_once(entry.links),
+        keywords=_each_once(entry.keywords),
+        presentation=entry.presentation,
+        decision=entry.decision,
+        attendance=entry.attendance,
+        awards=_each_once(entry.awards),
+        sessions=() if session is None else (session,),
+        session_order=() if session is None else (place,),
+        session_rooms=() if session is None else (entry.room,),
+        room=entry.room,
+        conference=entry.conference,
+        year=entry.year,
+        sources=(entry.loc,),
+    )
+
+
+def merged_paper(paper_id: str, entries: list[Entry], diagnostics: Diagnostics) -> Paper:
+    """One paper from several entries, each field picked or joined from theirs."""
     distinct = collapse_repeats(entries, diagnostics)
     single = (
         "title",

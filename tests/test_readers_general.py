@@ -390,3 +390,23 @@ def test_chrome_lines(text: str, chrome: bool) -> None:
     from confsite.readers.line_kinds import is_chrome
 
     assert is_chrome(text) is chrome
+
+
+def test_a_source_is_read_once_for_sniffing_and_reading(tmp_path: Path) -> None:
+    """The registry sniffs a source, then reads it: the general reader makes its records
+    once, whether a caller names the read options or leaves them to their default."""
+    from confsite.config import load_config
+    from confsite.diagnostics import Diagnostics
+    from confsite.readers.plugins import site_registry
+    from confsite.readers.sources import read_source
+
+    (tmp_path / "program.txt").write_text(VIRTUAL_SITE_TEXT, encoding="utf-8")
+    (tmp_path / "site.yaml").write_text(
+        "title: A program\nsources:\n  - path: program.txt\n", encoding="utf-8"
+    )
+    readers = site_registry(tmp_path)
+    config = load_config(tmp_path / "site.yaml", Diagnostics(), readers)
+    general._records_of.cache_clear()
+    read = read_source(config, config.sources[0], readers)
+    assert read.reader.name == "general" and read.records
+    assert general._records_of.cache_info().misses == 1

@@ -478,8 +478,14 @@ def read(source: SourceText, options: ReadOptions = NO_OPTIONS) -> list[RawRecor
     return list(records_of(source, options))
 
 
-@functools.lru_cache(maxsize=1)  # the registry sniffs a source, then reads it; one is held
 def records_of(source: SourceText, options: ReadOptions = NO_OPTIONS) -> tuple[RawRecord, ...]:
+    # Options passed on always: the cache keys on the arguments as given, so a call that left
+    # them to their default missed the one that named them (sniffing, then reading).
+    return _records_of(source, options)
+
+
+@functools.lru_cache(maxsize=1)  # the registry sniffs a source, then reads it; one is held
+def _records_of(source: SourceText, options: ReadOptions) -> tuple[RawRecord, ...]:
     if from_table := table_records(pieces_of(source), source.path, options):
         return tuple(from_table)
     items = classified_pieces(source)

@@ -346,9 +346,9 @@ def test_a_download_spliced_from_old_pieces_is_the_download_made_afresh(
 def test_slug_words_are_slugify_s_words(text: str) -> None:
     from slugify import slugify
 
-    from confsite.model.slugs import slug_words
+    from confsite.model.slugs import TRANSLITERATION, slug_words
 
-    assert slug_words(text) == slugify(text, separator=" ").split()
+    assert slug_words(text) == slugify(text, separator=" ", backend=TRANSLITERATION).split()
 
 
 @settings(max_examples=1000, deadline=None)
@@ -362,15 +362,39 @@ def test_slug_words_are_slugify_s_words(text: str) -> None:
 def test_title_slugs_are_slugify_s(title: str) -> None:
     from slugify import slugify
 
-    from confsite.model.slugs import MAX_TITLE_SLUG_LENGTH, bounded_slug, title_slug
+    from confsite.model.slugs import (
+        MAX_TITLE_SLUG_LENGTH,
+        TRANSLITERATION,
+        bounded_slug,
+        title_slug,
+    )
     from confsite.text.plain import plain_text
 
-    expected = slugify(plain_text(title), max_length=MAX_TITLE_SLUG_LENGTH, word_boundary=True)
-    assert title_slug(title) == expected
-    for max_length in (1, 5, 30, 60):
-        assert bounded_slug(title, max_length) == slugify(
-            title, max_length=max_length, word_boundary=True
+    def slug(text: str, max_length: int) -> str:
+        return slugify(
+            text, max_length=max_length, word_boundary=True, backend=TRANSLITERATION
         )
+
+    assert title_slug(title) == slug(plain_text(title), MAX_TITLE_SLUG_LENGTH)
+    for max_length in (1, 5, 30, 60):
+        assert bounded_slug(title, max_length) == slug(title, max_length)
+
+
+def test_slugs_do_not_follow_whichever_transliteration_is_installed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Slugs transliterate with slugify's own dependency: a Unidecode installed beside it
+    (here a stand-in that spells every text "x") changes no slug."""
+    import sys
+    import types
+
+    from confsite.model.slugs import bounded_slug, slug_words
+
+    stand_in = types.ModuleType("unidecode")
+    stand_in.unidecode = lambda text: "x"  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "unidecode", stand_in)
+    assert slug_words("Café Müller") == ["cafe", "muller"]
+    assert bounded_slug("Łukasz Kaiser and Ærøskøbing", 60) == "lukasz-kaiser-and-aeroskobing"
 
 
 # The tokens INLINE's rewrite changed, as first written, with lookbehinds where they read

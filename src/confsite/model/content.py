@@ -17,6 +17,7 @@ from slugify import slugify
 from ..diagnostics import ConfsiteError, SourceLoc
 from ..readers.sources import decode_source
 from .normalize import clean_text
+from .slugs import TRANSLITERATION
 from .urls import RESERVED_SLUGS, content_url
 
 HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
@@ -95,7 +96,7 @@ def load_content_page(path: Path, display_path: str) -> ContentPage:
         text = text[: heading.start()] + text[heading.end() :]
     else:
         title = path.stem.replace("-", " ").capitalize()
-    slug = slugify(path.stem, max_length=60)
+    slug = slugify(path.stem, max_length=60, backend=TRANSLITERATION)
     if not slug or slug in RESERVED_SLUGS:
         raise ConfsiteError(
             SourceLoc(display_path, 1),

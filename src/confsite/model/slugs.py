@@ -16,6 +16,10 @@ K = TypeVar("K", bound=Hashable)
 MAX_TITLE_SLUG_LENGTH = 80
 ASCII_WORD = re.compile(r"[a-z0-9]+")
 DIGIT_COMMA = re.compile(r"(?<=\d),(?=\d)")  # slugify joins 1,000 into 1000
+# slugify's own transliteration dependency, named: by default it takes Unidecode where that
+# happens to be installed (slugs would change with the machine), and looks for it by a
+# failed import on every call with non-ASCII text.
+TRANSLITERATION = "text-unidecode"
 
 
 def title_slug(title: str | None) -> str:
@@ -38,7 +42,7 @@ def slug_words(text: str) -> list[str]:
     lower case, where slugify makes a dozen passes (cite keys took 3 s per 100,000 papers)."""
     if text.isascii() and "&" not in text:
         return ASCII_WORD.findall(DIGIT_COMMA.sub("", text.lower()))
-    return slugify(text, separator=" ").split()
+    return slugify(text, separator=" ", backend=TRANSLITERATION).split()
 
 
 def slug_suffix(text: str) -> str:

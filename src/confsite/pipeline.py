@@ -174,7 +174,7 @@ def _built_anew(
     of the site is linked from the current one."""
     # Imported here: a build with nothing to do renders nothing, and Jinja with the page code
     # was a third of its start-up.
-    from .render.corpus import CorpusInputs, corpus_job_started, terms_counted
+    from .render.corpus import CorpusInputs, corpus_job_started
     from .render.pages import render_site
 
     jobs = options.jobs or default_jobs()
@@ -189,22 +189,17 @@ def _built_anew(
     result = BuildResult(found.config, found.out_dir, reads, papers, diagnostics)
     caches = found.caches
     staged = staged_site(found.out_dir, found.previous, caches.manifest)
-    with (
-        build_lock(caches.lock),
-        staged as writer,
-        terms_counted(papers, caches.folder, found.fingerprint, jobs) as counting,
-    ):
+    with build_lock(caches.lock), staged as writer:
         site = build_site(found.config, papers, found.content, found.base_url, diagnostics, people)
         result.authors = len(site.authors)
         timer.lap("site")
-        inputs = CorpusInputs(site, counting, caches.folder, found.fingerprint, writer)
+        inputs = CorpusInputs(site, caches.folder, found.fingerprint, writer)
         with corpus_job_started(inputs, jobs) as corpus:
             rendered = render_site(
                 site, writer, found.fingerprint, corpus, caches.downloads, progress, jobs
             )
         writer.finish(rendered.files)
-        terms_cpu_seconds = counting.close()
-        timer.lap("render", sum(rendered.cpu_seconds.values()) + terms_cpu_seconds)
+        timer.lap("render", sum(rendered.cpu_seconds.values()))
     told = diagnostics.problems[found.told :]
     result.report = report_of(reads, papers, result.authors, told, from_inputs - found.told)
     current = Manifest(found.model, rendered.files, result.report)

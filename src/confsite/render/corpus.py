@@ -1,14 +1,12 @@
-"""Work over the whole corpus, done in processes of its own.
+"""Work over the whole corpus, done in one process forked as soon as the site is modelled.
 
-A child forked as soon as the papers are merged counts every title's and abstract's index
-terms (or takes them from the cache) while the build models the site. The corpus worker,
-forked once the site is modelled, takes those terms, computes related papers from them and
-sends those (paper pages wait for them), then makes the search index from the same terms and
-stages its files itself, sending only their manifest entries (the files are a quarter of a
-gigabyte at 100,000 papers, which the parent held whole). Meanwhile the page workers render
-every page that shows no related papers (or, on a rebuild, this process finds the pages that
-changed), so both cores work from the start. With one job, or where forking is not safe, the
-same work is done here when it is first asked for.
+It counts every title's and abstract's index terms (or takes them from the cache), computes
+related papers from them and sends those (paper pages wait for them), then makes the search
+index from the same terms and stages its files itself, sending only their manifest entries (the
+files are a quarter of a gigabyte at 100,000 papers, which the parent held whole). Meanwhile
+the page workers render every page that shows no related papers (or, on a rebuild, this
+process finds the pages that changed), so both cores work from the start. With one job, or
+where forking is not safe, the same work is done here when it is first asked for.
 """
 
 from __future__ import annotations
@@ -43,61 +41,13 @@ SearchFiles = dict[str, "FileEntry"]  # the search index's staged files, by path
 CpuSeconds = dict[str, float]
 
 
-def counted_terms(
-    papers: Sequence[Paper], cache_folder: Path | None, fingerprint: bytes
-) -> Iterator[CorpusTerms | None]:
-    """The papers' terms (see `TermCache`), then None once the term cache is saved."""
-    cache = TermCache(cache_folder, fingerprint)
-    yield cache.paper_terms(papers)
-    cache.save()
-    yield None
-
-
-class TermCounting:
-    """The papers' index terms, counted by a child forked when the papers are merged, while
-    this process models the site, which took the other core's time at every size (1.9 s at
-    100,000 papers): the site's papers are the merged ones, in the same order. The corpus
-    worker takes them; this process waits for the child at the end (`close`)."""
-
-    def __init__(
-        self, papers: Sequence[Paper], cache_folder: Path | None, fingerprint: bytes, jobs: int
-    ) -> None:
-        counting = partial(counted_terms, papers, cache_folder, fingerprint)
-        self._results = ForkedResults(counting, here=not forks(jobs))
-
-    def terms(self) -> CorpusTerms:
-        """The terms, waiting for them; first of all."""
-        return self._results.next()
-
-    def saved(self) -> None:
-        """Waits until the term cache is saved (saves it, when counted here)."""
-        self._results.next()
-
-    def close(self) -> float:
-        """Stops the child if it still runs and waits for it; its CPU seconds."""
-        self._results.close()
-        return self._results.cpu_seconds
-
-
-@contextlib.contextmanager
-def terms_counted(
-    papers: Sequence[Paper], cache_folder: Path | None, fingerprint: bytes, jobs: int
-) -> Iterator[TermCounting]:
-    counting = TermCounting(papers, cache_folder, fingerprint, jobs)
-    try:
-        yield counting
-    finally:
-        counting.close()
-
-
 @dataclass(frozen=True)
 class CorpusInputs:
-    """What the corpus work is made from: the site model, the papers' terms as they are
-    counted, where the caches are kept between builds (with the code's fingerprint, which
-    they must match), and where it stages the search index."""
+    """What the corpus work is made from: the site model, where its caches are kept between
+    builds (with the code's fingerprint, which they must match), and where it stages the
+    search index."""
 
     site: Site
-    terms: TermCounting
     cache_folder: Path | None  # None: no caches
     fingerprint: bytes
     writer: StagingWriter
@@ -120,7 +70,8 @@ def corpus_results(inputs: CorpusInputs, threads: int) -> Iterator[tuple[Any, Cp
     whoever waits for related papers need not wait for that."""
     started = time.process_time()
     papers = inputs.site.papers
-    terms = inputs.terms.terms()
+    cache = TermCache(inputs.cache_folder, inputs.fingerprint)
+    terms = cache.paper_terms(papers)
     full_build = not inputs.writer.previous.files
     yield (plain_abstracts(papers, terms) if full_build else {}), {}
     folder = inputs.cache_folder
@@ -128,7 +79,7 @@ def corpus_results(inputs: CorpusInputs, threads: int) -> Iterator[tuple[Any, Cp
     previous = load_pickle(nearest_path, inputs.fingerprint, Nearest)
     related, nearest = related_papers([paper.id for paper in papers], terms, threads, previous)
     yield related, {"related": time.process_time() - started}
-    inputs.terms.saved()  # before the search files go: the build ends with the caches saved
+    cache.save()  # before the search files go: the build ends with the caches saved
     if nearest is not previous:
         save_pickle(nearest_path, inputs.fingerprint, nearest)
     # Freed before the search index, whose temporaries are this process's peak.

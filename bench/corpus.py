@@ -218,6 +218,43 @@ def _session_dumps(papers: list[SyntheticPaper], dumps: Path) -> list[str]:
     return sources
 
 
+REAL_WORLD = "real-world"
+NAME_VENUE = re.compile(r"([a-z]+(?:-[a-z]+)*?)-?(\d{4})")  # "colt2020-…", "se-conf-…"
+
+
+def real_world_corpus() -> Path | None:
+    """Where the real-world corpus is, as its scorer finds it; None when it is not here."""
+    sys.path.insert(0, str(REPO / "tests" / "realworld"))
+    from score import corpus_folder  # noqa: PLC0415
+
+    return corpus_folder()
+
+
+def write_real_world_site(folder: Path) -> Path | None:
+    """Every dump of the real-world corpus (tests/realworld: third-party files, not committed,
+    found in $CONFSITE_CORPUS or ../shared/realworld) copied into `folder` as one site, each
+    dump a source and session, its conference and year read from its name; returns site.yaml,
+    or None without the corpus. Real programs, unlike the synthetic ones: many authors with
+    one or two papers, HTML pages, long TeX abstracts, the same papers in several dumps."""
+    corpus = real_world_corpus()
+    if corpus is None:
+        return None
+    from score import dumps  # noqa: PLC0415 - the corpus's own catalogue
+
+    copies = folder / "dumps"
+    copies.mkdir(parents=True, exist_ok=True)
+    sources = []
+    for dump in dumps(corpus):
+        copy = copies / f"{dump.name}{dump.path.suffix}"
+        copy.write_bytes(dump.path.read_bytes())
+        venue = NAME_VENUE.match(dump.name)
+        facts = f"    conference: {venue[1].upper()}\n    year: {venue[2]}\n" if venue else ""
+        sources.append(f"  - path: dumps/{copy.name}\n{facts}    session: {dump.name}\n")
+    config = folder / "site.yaml"
+    config.write_text("title: Real-world dumps\nsources:\n" + "".join(sources), "utf-8")
+    return config
+
+
 if __name__ == "__main__":
     shape = sys.argv[3] if len(sys.argv) > 3 else "sessions"
     print(write_corpus(int(sys.argv[1]), Path(sys.argv[2]), shape=shape))

@@ -15,6 +15,7 @@ one would measure that rather than the pages. Nothing is deleted between builds 
 
     python bench/run.py                           # every shape at 1,000, 10,000 and 100,000
     python bench/run.py --sizes 1000 10000 --shapes prolific giant-list --mkdocs-up-to 10000
+    python bench/run.py --sizes --real-world      # the real-world dumps alone (bench/corpus.py)
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ import compileall
 import contextlib
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -37,7 +37,13 @@ import psutil
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from corpus import SHAPES, write_corpus  # noqa: E402
+from corpus import (  # noqa: E402
+    REAL_WORLD,
+    SHAPES,
+    real_world_corpus,
+    write_corpus,
+    write_real_world_site,
+)
 
 RESULTS = BENCH / "results"
 # Reading a process's PSS walks its page tables under its memory lock, which stalls the
@@ -171,15 +177,24 @@ def confsite_build(config: Path, out: Path) -> dict:
     return {**run, **{"result": json.loads(run.pop("stdout"))}}
 
 
-def change_one_abstract(folder: Path) -> str:
-    """Edit one word of the first abstract in the first dump; returns the dump's name."""
-    dump = sorted((folder / "dumps").glob("*.txt"))[0]
-    text = dump.read_text(encoding="utf-8")
-    abstract = re.search(r"\n([^\n]{300,})\n", text)
-    assert abstract is not None, dump
-    edited = abstract.group(1).replace(" the ", " the revised ", 1)
-    dump.write_text(text.replace(abstract.group(1), edited, 1), encoding="utf-8")
-    return dump.name
+def change_one_abstract(folder: Path, site: Path) -> str:
+    """Add a word to the abstract of the first paper (by id) whose abstract's opening is in
+    a dump as the site shows it; returns the dump's name. (A real dump also has long lines
+    that are no paper's abstract: an awards post's introduction.)"""
+    papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))
+    dumps = {
+        dump: dump.read_text(encoding="utf-8") for dump in sorted((folder / "dumps").iterdir())
+    }
+    for paper in papers:
+        opening = (paper["abstract"] or "")[:60]
+        if len(opening) < 60 or " " not in opening:
+            continue
+        for dump, text in dumps.items():
+            if opening in text:
+                edited = opening.replace(" ", " revised ", 1)
+                dump.write_text(text.replace(opening, edited, 1), encoding="utf-8")
+                return dump.name
+    raise SystemExit(f"no abstract of {site} is found as it is in a dump of {folder}")
 
 
 def mkdocs_build(site: Path, folder: Path, timeout: float) -> dict | None:
@@ -243,7 +258,11 @@ def bench_size(
     repeat: int,
 ) -> dict:
     folder = work / f"corpus-{shape}-{count}"
-    config = write_corpus(count, folder, shape=shape)
+    if shape == REAL_WORLD:
+        config = write_real_world_site(folder)
+        assert config is not None, "main() checks that the corpus is there"
+    else:
+        config = write_corpus(count, folder, shape=shape)
     out = folder / "_site"
     report: dict = {"papers": count, "shape": shape}
     runs: dict[str, list[dict]] = {"full": [], "noop": [], "one_abstract": []}
@@ -258,12 +277,13 @@ def bench_size(
         noop["files_rewritten"] = _rewritten(states, file_states(out))
         runs["noop"].append(noop)
         states = file_states(out)
-        report["edited_dump"] = change_one_abstract(folder)
+        report["edited_dump"] = change_one_abstract(folder, out)
         settle()
         one = confsite_build(config, out)
         one["files_rewritten"] = _rewritten(states, file_states(out))
         runs["one_abstract"].append(one)
     report.update({kind: median_run(measured) for kind, measured in runs.items()})
+    report["papers"] = report["full"]["result"]["papers"]  # the real world's, once merged
     search = out / "search"
     report["search_index_bytes"] = sum(p.stat().st_size for p in search.rglob("*.js"))
     if with_mkdocs:
@@ -320,7 +340,7 @@ def table(reports: list[dict]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[1000, 10000, 100000])
     parser.add_argument("--shapes", nargs="+", choices=SHAPES, default=list(SHAPES))
     parser.add_argument(
         "--mkdocs-up-to", type=int, default=100000, help="largest size MkDocs also builds"
@@ -332,6 +352,11 @@ def main() -> None:
         "--repeat", type=int, default=3, help="runs per build up to --repeat-up-to; the median"
     )
     parser.add_argument("--repeat-up-to", type=int, default=10000)
+    parser.add_argument(
+        "--real-world",
+        action="store_true",
+        help="also every dump of the real-world corpus as one site (bench/corpus.py)",
+    )
     parser.add_argument("--work", type=Path, default=Path("/tmp/confsite-bench"))
     parser.add_argument("--json", type=Path, default=RESULTS / "run.json")
     args = parser.parse_args()
@@ -343,17 +368,19 @@ def main() -> None:
     trash = Trash(args.work / "trash")
     compile_confsite()
     reports = []
-    for count in args.sizes:
-        for shape in args.shapes:
-            print(f"{count:,} papers, {shape} ...", file=sys.stderr, flush=True)
-            with_mkdocs = count <= args.mkdocs_up_to
-            repeat = args.repeat if count <= args.repeat_up_to else 1
-            reports.append(
-                bench_size(
-                    count, shape, args.work, trash, with_mkdocs, args.mkdocs_timeout, repeat
-                )
-            )
-            print(table(reports[-1:]), file=sys.stderr, flush=True)
+    runs = [(count, shape) for count in args.sizes for shape in args.shapes]
+    if args.real_world:
+        if real_world_corpus() is None:
+            raise SystemExit("--real-world: no corpus in $CONFSITE_CORPUS or ../shared/realworld")
+        runs.append((0, REAL_WORLD))  # its size is what its dumps hold
+    for count, shape in runs:
+        print(f"{count:,} papers, {shape} ..." if count else shape, file=sys.stderr, flush=True)
+        with_mkdocs = count <= args.mkdocs_up_to
+        repeat = args.repeat if count <= args.repeat_up_to else 1
+        reports.append(
+            bench_size(count, shape, args.work, trash, with_mkdocs, args.mkdocs_timeout, repeat)
+        )
+        print(table(reports[-1:]), file=sys.stderr, flush=True)
     trash.empty()
     args.json.parent.mkdir(parents=True, exist_ok=True)
     environment = {"cpus": os.cpu_count(), "python": sys.version.split()[0]}

@@ -306,3 +306,39 @@ def test_a_lone_entry_makes_the_paper_merging_it_would() -> None:
         told = Diagnostics()
         assert lone_paper("an-id", lone) == merged_paper("an-id", [lone], told)
         assert told.problems == []
+
+
+ABSTRACT = (
+    "We count acorns with a transformer, and the count is right more often than not, in every "
+    "forest we tried and in every season of the year we tried it in, more than squirrels manage."
+)
+
+
+@pytest.mark.parametrize(
+    ("line", "authors"),
+    [
+        ("A Schmidt", ("A Schmidt",)),  # an initial "A", not a title's article
+        ("Or Patashnik", ("Or Patashnik",)),
+        ("xiang an", ("xiang an",)),
+        ("Shenyang(Andy) Huang", ("Shenyang(Andy) Huang",)),
+        ("Ada Quill", ("Ada Quill",)),
+        ("Learning to Rank Acorns", ()),  # a title's words: a record of its own
+    ],
+)
+def test_a_lone_author_between_title_and_abstract(line: str, authors: tuple[str, ...]) -> None:
+    """A program page's record of one author, written in a way a title could be: read as the
+    author line when an abstract follows it, not as another paper's title."""
+    from confsite.readers.base import SourceText
+    from confsite.readers.registry import Registry
+
+    text = (
+        "Poster Session 3\n\nIn-Person Poster presentation / poster accept\n"
+        f"Counting Acorns with Transformers\n\n{line}\n\n{ABSTRACT}\n"
+    )
+    readers = Registry()
+    records = readers.read(readers.by_name("session-2023"), SourceText("s.txt", text))
+    read = [(r.title, r.authors) for r in records if r.title != "Poster Session 3"]
+    if authors:
+        assert read == [("Counting Acorns with Transformers", authors)]
+    else:
+        assert [title for title, _ in read] == ["Counting Acorns with Transformers", line]

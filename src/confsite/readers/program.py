@@ -42,6 +42,7 @@ TITLE_WORDS = frozenset(
     optimization generative reinforcement training inference representation representations
     robust efficient adversarial visual video image images text policy""".split()
 )
+BRACKETS = re.compile(r"[()]")
 NAME_WORD = re.compile(r"^(?:[^\W\d_]\.)+$|^[^\W\d_][^\W\d_'’.-]*(?:['’.-][^\W\d_]+)*\.?$")
 
 
@@ -162,7 +163,7 @@ class ProgramAssembler:
         if draft.authors or draft.abstract:
             self.flush()
         elif draft.title is not None:
-            if looks_like_person(line.text):
+            if looks_like_person(line.text) or _lone_author(line, next_line):
                 draft.touch(line)
                 draft.authors = [line.text]
                 return
@@ -188,6 +189,18 @@ class ProgramAssembler:
             self.feed(line, lines[index + 1] if index + 1 < len(lines) else None)
         self.flush()
         return self.records
+
+
+def _lone_author(line: Line, next_line: Line | None) -> bool:
+    """One author between a title and its abstract, written as `looks_like_person` takes for
+    a title's words: an initial "A" ("A Schmidt"), "Or Patashnik", lower case ("xiang an"),
+    a nickname in brackets ("Shenyang(Andy) Huang")."""
+    if next_line is None or not is_prose(next_line.text) or len(line.text) > 60:
+        return False
+    words = BRACKETS.sub(" ", line.text).split()
+    return 2 <= len(words) <= 4 and all(
+        NAME_WORD.match(word) and word.lower() not in TITLE_WORDS for word in words
+    )
 
 
 def split_page_header(

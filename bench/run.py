@@ -283,7 +283,7 @@ def bench_size(
         one["files_rewritten"] = _rewritten(states, file_states(out))
         runs["one_abstract"].append(one)
     report.update({kind: median_run(measured) for kind, measured in runs.items()})
-    report["papers"] = report["full"]["result"]["papers"]  # the real world's, once merged
+    report["papers"] = report["full"]["result"]["papers"]  # as the site holds them, merged
     search = out / "search"
     report["search_index_bytes"] = sum(p.stat().st_size for p in search.rglob("*.js"))
     if with_mkdocs:

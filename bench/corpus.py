@@ -222,12 +222,24 @@ REAL_WORLD = "real-world"
 NAME_VENUE = re.compile(r"([a-z]+(?:-[a-z]+)*?)-?(\d{4})")  # "colt2020-…", "se-conf-…"
 
 
+def _scorer():  # noqa: ANN202 - tests/realworld/score.py, the corpus's own catalogue
+    folder = str(REPO / "tests" / "realworld")
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    import score  # noqa: PLC0415
+
+    return score
+
+
 def real_world_corpus() -> Path | None:
     """Where the real-world corpus is, as its scorer finds it; None when it is not here."""
-    sys.path.insert(0, str(REPO / "tests" / "realworld"))
-    from score import corpus_folder  # noqa: PLC0415
+    return _scorer().corpus_folder()
 
-    return corpus_folder()
+
+def real_world_records() -> int:
+    """The records the real-world dumps hold, by their catalogue: the site's size before
+    merging, which the benchmark's size limits (MkDocs, repeats) are held against."""
+    return sum(dump.meta["papers"] for dump in _scorer().dumps(Path()))
 
 
 def write_real_world_site(folder: Path) -> Path | None:
@@ -239,12 +251,10 @@ def write_real_world_site(folder: Path) -> Path | None:
     corpus = real_world_corpus()
     if corpus is None:
         return None
-    from score import dumps  # noqa: PLC0415 - the corpus's own catalogue
-
     copies = folder / "dumps"
     copies.mkdir(parents=True, exist_ok=True)
     sources = []
-    for dump in dumps(corpus):
+    for dump in _scorer().dumps(corpus):
         copy = copies / f"{dump.name}{dump.path.suffix}"
         copy.write_bytes(dump.path.read_bytes())
         venue = NAME_VENUE.match(dump.name)

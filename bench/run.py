@@ -41,6 +41,7 @@ from corpus import (  # noqa: E402
     REAL_WORLD,
     SHAPES,
     real_world_corpus,
+    real_world_records,
     write_corpus,
     write_real_world_site,
 )
@@ -264,7 +265,7 @@ def bench_size(
     else:
         config = write_corpus(count, folder, shape=shape)
     out = folder / "_site"
-    report: dict = {"papers": count, "shape": shape}
+    report: dict = {"shape": shape}
     runs: dict[str, list[dict]] = {"full": [], "noop": [], "one_abstract": []}
     for _ in range(repeat):
         for leftover in (out, folder / ".confsite-cache"):
@@ -372,9 +373,9 @@ def main() -> None:
     if args.real_world:
         if real_world_corpus() is None:
             raise SystemExit("--real-world: no corpus in $CONFSITE_CORPUS or ../shared/realworld")
-        runs.append((0, REAL_WORLD))  # its size is what its dumps hold
+        runs.append((real_world_records(), REAL_WORLD))
     for count, shape in runs:
-        print(f"{count:,} papers, {shape} ..." if count else shape, file=sys.stderr, flush=True)
+        print(f"{count:,} papers, {shape} ...", file=sys.stderr, flush=True)
         with_mkdocs = count <= args.mkdocs_up_to
         repeat = args.repeat if count <= args.repeat_up_to else 1
         reports.append(

@@ -154,11 +154,9 @@ def _union(values: Iterable) -> tuple:
     return tuple(dict.fromkeys(v for v in values if v is not None))
 
 
-def _each_once(values: tuple) -> tuple:
-    """`_union` of one tuple; most hold one value or none, which need no pass."""
-    if not values or (len(values) == 1 and values[0] is not None):
-        return values
-    return _union(values)
+def _place(entry: Entry) -> tuple[int, int]:
+    """Where an entry's paper stands in its session: its source, then its line."""
+    return entry.source_index, entry.loc.line or 0
 
 
 def _affiliations_of(authors: tuple[str, ...], entries: list[Entry]) -> tuple[str, ...]:
@@ -181,22 +179,25 @@ def merge_group(paper_id: str, entries: list[Entry], diagnostics: Diagnostics) -
 
 def lone_paper(paper_id: str, entry: Entry) -> Paper:
     """What `merged_paper` makes of one entry, its value for each field taken as it is."""
-    session, place = entry.session, (entry.source_index, entry.loc.line or 0)
+    if entry.session is None:
+        sessions, session_order, session_rooms = (), (), ()
+    else:
+        sessions, session_order, session_rooms = (entry.session,), (_place(entry),), (entry.room,)
     return Paper(
         id=paper_id,
         title=entry.title,
         authors=entry.authors,
         affiliations=entry.affiliations,
         abstract=entry.abstract,
-        links=_each_once(entry.links),
-        keywords=_each_once(entry.keywords),
+        links=_union(entry.links),
+        keywords=_union(entry.keywords),
         presentation=entry.presentation,
         decision=entry.decision,
         attendance=entry.attendance,
-        awards=_each_once(entry.awards),
-        sessions=() if session is None else (session,),
-        session_order=() if session is None else (place,),
-        session_rooms=() if session is None else (entry.room,),
+        awards=_union(entry.awards),
+        sessions=sessions,
+        session_order=session_order,
+        session_rooms=session_rooms,
         room=entry.room,
         conference=entry.conference,
         year=entry.year,
@@ -223,7 +224,7 @@ def merged_paper(paper_id: str, entries: list[Entry], diagnostics: Diagnostics) 
     rooms: dict[Session, str | None] = {}
     for e in distinct:
         if e.session is not None:
-            placed.setdefault(e.session, (e.source_index, e.loc.line or 0))
+            placed.setdefault(e.session, _place(e))
             rooms[e.session] = rooms.get(e.session) or e.room
     authors = picked.pop("authors") or ()
     return Paper(

@@ -43,6 +43,7 @@ TITLE_WORDS = frozenset(
     robust efficient adversarial visual video image images text policy""".split()
 )
 BRACKETS = re.compile(r"[()]")
+MAX_NAME_LENGTH = 60
 NAME_WORD = re.compile(r"^(?:[^\W\d_]\.)+$|^[^\W\d_][^\W\d_'’.-]*(?:['’.-][^\W\d_]+)*\.?$")
 
 
@@ -67,7 +68,7 @@ def is_prose(text: str) -> bool:
 
 def looks_like_person(text: str) -> bool:
     words = text.split()
-    if not 1 <= len(words) <= 5 or len(text) > 60:
+    if not 1 <= len(words) <= 5 or len(text) > MAX_NAME_LENGTH:
         return False
     return all(_is_name_word(word.strip("()\"“”'"), i) for i, word in enumerate(words))
 
@@ -75,11 +76,16 @@ def looks_like_person(text: str) -> bool:
 def _is_name_word(word: str, position: int) -> bool:
     """A word of a personal name: "Xiao", "(Gary)", "A" as a middle initial, "An" as a family
     name; not "of", not a leading "A", not "Learning"."""
-    if not NAME_WORD.match(word) or word.lower() in TITLE_WORDS:
+    if not _name_shaped(word):
         return False
     if word.lower() in FUNCTION_WORDS:
         return position > 0 and word[0].isupper()
     return True
+
+
+def _name_shaped(word: str) -> bool:
+    """Written as a name's word is, and none of a title's words."""
+    return bool(NAME_WORD.match(word)) and word.lower() not in TITLE_WORDS
 
 
 @dataclass(frozen=True)
@@ -195,12 +201,10 @@ def _lone_author(line: Line, next_line: Line | None) -> bool:
     """One author between a title and its abstract, written as `looks_like_person` takes for
     a title's words: an initial "A" ("A Schmidt"), "Or Patashnik", lower case ("xiang an"),
     a nickname in brackets ("Shenyang(Andy) Huang")."""
-    if next_line is None or not is_prose(next_line.text) or len(line.text) > 60:
+    if next_line is None or not is_prose(next_line.text) or len(line.text) > MAX_NAME_LENGTH:
         return False
     words = BRACKETS.sub(" ", line.text).split()
-    return 2 <= len(words) <= 4 and all(
-        NAME_WORD.match(word) and word.lower() not in TITLE_WORDS for word in words
-    )
+    return 2 <= len(words) <= 4 and all(map(_name_shaped, words))
 
 
 def split_page_header(

@@ -172,7 +172,7 @@ class Views:
         self._card_makings: dict[str, CardMaking] = {}
         self._full_cards: OrderedDict[str, Card] = OrderedDict()
         self._record_digests: dict[str, bytes] = {}
-        self._authors_shown_digests: dict[str, bytes] = {}
+        self._listed_digests: dict[str, bytes] = {}
 
     # --- shared pieces -------------------------------------------------------------------
 
@@ -596,11 +596,8 @@ class Views:
 
     def author_key(self, author: Author, salt: bytes) -> str:
         """The key of an author's page, made from what `author` makes it from (see
-        `paper_key`): the author, each paper's brief card, venue, year and collection, and
-        who wrote each paper as the site names them (the co-authors, whose shown names can
-        change with papers this author did not write)."""
-        site = self.site
-        papers = [site.paper_by_id[i] for i in author.paper_ids]
+        `paper_key`): the author, and how each paper is listed (`_listed_digest`)."""
+        paper_by_id = self.site.paper_by_id
         made_from = (
             "author.html",
             self._site_digest,
@@ -608,28 +605,28 @@ class Views:
             author.name,
             author.slug,
             author.spellings,
-            [
-                (
-                    self._card_making(paper).brief.key_digest,
-                    paper.conference,  # the groups' order, which labels do not decide
-                    paper.year,
-                    site.collection_of[(paper.conference, paper.year)].slug,
-                    self._authors_shown(paper),
-                )
-                for paper in papers
-            ],
+            [self._listed_digest(paper_by_id[i]) for i in author.paper_ids],
         )
         return context_digest(made_from, salt).hex()
 
-    def _authors_shown(self, paper: Paper) -> bytes:
-        """A digest of a paper's authors as the site shows them (name and slug, each once);
-        made once per paper and process, as a paper is on each of its authors' pages."""
-        made = self._authors_shown_digests.get(paper.id)
+    def _listed_digest(self, paper: Paper) -> bytes:
+        """A digest of what an author's page shows of a paper: its brief card, venue, year
+        and collection, and who wrote it as the site names them (name and slug, each once:
+        the co-authors, whose shown names can change with papers this author did not
+        write). Made once per paper and process: a paper is on each of its authors' pages,
+        and digesting its parts there, page by page, was most of a rebuild's author keys."""
+        made = self._listed_digests.get(paper.id)
         if made is None:
             authors = self.site.authors
             places = sorted(self._author_places[paper.id])
-            shown = [(authors[p].name, authors[p].slug) for p in places]
-            made = self._authors_shown_digests[paper.id] = context_digest(shown)
+            made_from = (
+                self._card_making(paper).brief.key_digest,
+                paper.conference,  # the groups' order, which labels do not decide
+                paper.year,
+                self.site.collection_of[(paper.conference, paper.year)].slug,
+                [(authors[p].name, authors[p].slug) for p in places],
+            )
+            made = self._listed_digests[paper.id] = context_digest(made_from)
         return made
 
     def author(self, author: Author) -> Page:

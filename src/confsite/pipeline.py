@@ -195,10 +195,12 @@ def _built_anew(
         timer.lap("site")
         inputs = CorpusInputs(site, caches.folder, found.fingerprint, writer)
         with corpus_job_started(inputs, jobs) as corpus:
+            known = found.reading.known_digests()
             rendered = render_site(
-                site, writer, found.fingerprint, corpus, caches.downloads, progress, jobs
+                site, writer, found.fingerprint, corpus, caches.downloads, progress, jobs, known
             )
         writer.finish(rendered.files)
+        found.reading.save_digests(rendered.paper_digests)
         timer.lap("render", sum(rendered.cpu_seconds.values()))
     told = diagnostics.problems[found.told :]
     result.report = report_of(reads, papers, result.authors, told, from_inputs - found.told)

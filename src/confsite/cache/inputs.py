@@ -27,6 +27,7 @@ from .digests import hex_digest
 from .stores import load_pickle, save_pickle
 
 CACHE_FILE = "inputs.pickle"
+PAPER_DIGESTS_FILE = "paper-digests.pickle"
 # New sources' bytes from which a forked child reads a share: below, forking and sending the
 # records back cost about what the child saves.
 MIN_BYTES_TO_SHARE = 1_000_000
@@ -51,6 +52,16 @@ class CachedSource:
         return cls(
             read.reader.name, read.detected, read.record_count, read.stated, entries, read.problems
         )
+
+
+@dataclass(frozen=True)
+class PaperDigests:
+    """Each paper's digest (see render/views.py · `Views.paper_digest`) as the build whose
+    input cache has `inputs_key` made it, for the papers no override changed: a rebuild takes
+    those of the papers it merged from the same entries instead of digesting every paper."""
+
+    inputs_key: str
+    digests: dict[str, bytes]
 
 
 @dataclass
@@ -94,6 +105,11 @@ class CachedReading:
         self._made: dict[int, CachedSource | ConfsiteError] = {}  # those sources, read
         self.child_cpu_seconds = 0.0  # what the child that read a share of them took
         self._saving = ForkedWork(None)
+        # After merging: the ids of papers merged from the very entries the last build
+        # merged them from, and of papers no override changed (see `known_digests`).
+        self._kept: set[str] = set()
+        self._own: set[str] = set()
+        self._last_inputs_key = ""
 
     @functools.cached_property
     def cache(self) -> InputCache:
@@ -171,8 +187,10 @@ class CachedReading:
 
     def merge(self, reads: list[SourceReading], diagnostics: Diagnostics) -> list[Paper]:
         cache, self.cache = self.cache, InputCache()  # the old cache is not needed after this
+        self._last_inputs_key = cache.inputs_key
         if cache.inputs_key == self.inputs_key:
             diagnostics.problems.extend(cache.problems)
+            self._note_kept(cache.papers, cache.groups, cache.groups)
             return cache.papers
         # Every source as read anew or kept: read_one succeeded for each, so none is an error.
         sources: dict[str, CachedSource] = {
@@ -182,6 +200,7 @@ class CachedReading:
         already = len(diagnostics.problems)
         papers, groups = merge_sources(self.config, reads, entries, diagnostics, cache.groups)
         problems = diagnostics.problems[already:]
+        self._note_kept(papers, groups, cache.groups)
         # Saved by a forked child (pickling takes seconds at archive scale, while the other
         # core waits), now, not after the site: the records the cache holds need not be kept
         # through the rest of the build.
@@ -189,6 +208,31 @@ class CachedReading:
         if self.path is not None:
             self._saving = forked(save_pickle, self.path, self.fingerprint, cache)
         return papers
+
+    def _note_kept(self, papers: list[Paper], groups: MergedGroups, last: MergedGroups) -> None:
+        """Which papers are what the last build made of the same entries (merging is a
+        function of them: see model/merge.py · `merge_groups`), and which no override changed."""
+        self._kept = {paper_id for paper_id, made in groups.items() if last.get(paper_id) is made}
+        self._own = {
+            paper.id for paper in papers if (made := groups.get(paper.id)) and made[1] is paper
+        }
+
+    def known_digests(self) -> dict[str, bytes]:
+        """The digests the last build made of papers that are as it made them: merged from the
+        same entries, and changed by no override then or now (which only its own papers
+        were: an override's result is a new paper each build)."""
+        path = self.path.with_name(PAPER_DIGESTS_FILE) if self.path else None
+        stored = load_pickle(path, self.fingerprint, PaperDigests)
+        if stored is None or stored.inputs_key != self._last_inputs_key:
+            return {}
+        known = self._kept & self._own
+        return {paper_id: made for paper_id, made in stored.digests.items() if paper_id in known}
+
+    def save_digests(self, digests: dict[str, bytes]) -> None:
+        """Keep this build's paper digests for the next one (see `known_digests`)."""
+        own = {paper_id: made for paper_id, made in digests.items() if paper_id in self._own}
+        path = self.path.with_name(PAPER_DIGESTS_FILE) if self.path else None
+        save_pickle(path, self.fingerprint, PaperDigests(self.inputs_key, own))
 
     def saved(self) -> None:
         """Waits until the cache `merge` made is saved."""

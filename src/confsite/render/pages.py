@@ -50,6 +50,7 @@ class RenderResult:
     pages_rendered: int = 0
     workers: int = 1  # processes that rendered
     cpu_seconds: dict[str, float] = field(default_factory=dict)
+    paper_digests: dict[str, bytes] = field(default_factory=dict)  # see Views.paper_digest
 
     def add(self, path: str, entry: FileEntry) -> None:
         if path in self.files:
@@ -149,23 +150,26 @@ def render_site(
     downloads_cache: Path | None,
     progress: Progress = SILENT,
     jobs: int = 1,
+    known_digests: dict[str, bytes] | None = None,
 ) -> RenderResult:
     """Stage every file of the site, pages in `jobs` processes. The workers key each page,
     keep the current site's file when its key is unchanged and render the others: first the
     pages without related papers, while the corpus worker computes those, then the paper
     pages. What many pages share is made here before the workers fork, so that no worker
     makes it again: the site's lookups and the cite keys, and on a full build every paper's
-    card (see `_render_cards_ahead`)."""
+    card (see `_render_cards_ahead`). `known_digests` are papers' digests from the last
+    build (see `Views.paper_digest`); every paper's is in the result."""
     theme_dir = theme_folder(site.config)
-    views = Views(site)
+    views = Views(site, known_digests)
     environment = make_environment(theme_dir)
     views.prepare_shared()
+    views.prepare_digests()
     if not writer.previous.files and forks(jobs) and cards_ahead_fit(theme_dir):
         with template_errors_located(theme_dir):
             _render_cards_ahead(views, environment)
     makers, papers = views.page_makers(), views.papers_in_order()
     job = RenderJob(environment, views, makers, papers, writer, salt, downloads_cache)
-    result = RenderResult(pages=len(makers) + len(papers))
+    result = RenderResult(pages=len(makers) + len(papers), paper_digests=views.paper_digests)
     progress.start("render", result.pages)
     with template_errors_located(theme_dir), worker_pool(job, jobs, PAGE_WORKER_NICENESS) as pool:
         result.workers = 1 if pool.in_process else jobs

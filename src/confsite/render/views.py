@@ -159,8 +159,11 @@ class CardMaking:
 
 
 class Views:
-    def __init__(self, site: Site) -> None:
+    def __init__(self, site: Site, known_digests: dict[str, bytes] | None = None) -> None:
         self.site = site
+        # Each paper's digest (see `paper_digest`), those the last build made of unchanged
+        # papers given (cache/inputs.py · `known_digests`).
+        self.paper_digests: dict[str, bytes] = dict(known_digests or {})
         # Each paper's related papers by id: they arrive while other pages render (corpus.py),
         # so they are added here before the pages of the papers they belong to are made.
         self.related: dict[str, tuple[str, ...]] = {}
@@ -475,13 +478,27 @@ class Views:
             )
         return result
 
+    def paper_digest(self, paper: Paper) -> bytes:
+        """A digest of a paper's record, made once per paper and kept between builds for
+        unchanged papers: pickling a record with its abstract is most of a digest's cost."""
+        made = self.paper_digests.get(paper.id)
+        if made is None:
+            made = self.paper_digests[paper.id] = digest(paper)
+        return made
+
+    def prepare_digests(self) -> None:
+        """Every paper's digest, made before the page workers fork, which inherit them."""
+        for paper in self.site.papers:
+            self.paper_digest(paper)
+
     def record_digest(self, paper: Paper) -> bytes:
         """A digest of a paper's record and its citation (key, URL, proceedings name, which
         other papers and the config decide; see citation.py): what its page's details and
         its pieces of the downloads are made from. Made once per paper and process."""
         made = self._record_digests.get(paper.id)
         if made is None:
-            made = self._record_digests[paper.id] = digest((paper, citation_of(self.site, paper)))
+            citation = citation_of(self.site, paper)
+            made = self._record_digests[paper.id] = digest((self.paper_digest(paper), citation))
         return made
 
     @cached_property

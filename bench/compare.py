@@ -110,8 +110,8 @@ def main() -> None:
     for run in range(args.runs):
         for name, checkout in checkouts.items():
             if args.one_abstract:
-                change_one_abstract(projects[name])
                 out = projects[name] / "_site"
+                change_one_abstract(projects[name], out)
             else:
                 out = outputs / f"{run}-{name}"
             wall, cpu = timed_build(checkout, projects[name], out, cached=args.one_abstract)

@@ -200,7 +200,7 @@ def _built_anew(
                 site, writer, found.fingerprint, corpus, caches.downloads, progress, jobs, known
             )
         writer.finish(rendered.files)
-        found.reading.save_digests(rendered.paper_digests)
+        found.reading.save_digests(rendered.digests)
         timer.lap("render", sum(rendered.cpu_seconds.values()))
     told = diagnostics.problems[found.told :]
     result.report = report_of(reads, papers, result.authors, told, from_inputs - found.told)

@@ -12,6 +12,7 @@ import hashlib
 import io
 import pickle
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -69,3 +70,27 @@ def folder_files(folder: Path, pattern: str = "*", prefix: str = "") -> list[tup
         for path in sorted(folder.rglob(pattern))
         if path.is_file() and "__pycache__" not in path.parts
     ]
+
+
+# A paper's card as digested: its authors' slugs (the one input a card takes from outside its
+# paper), the brief card's digest and the full card's (see render/views.py · `CardMaking`).
+CardDigests = tuple[tuple[str, ...], bytes, bytes]
+
+
+@dataclass(frozen=True)
+class PaperDigests:
+    """What a build digested of each paper: its record (see render/views.py ·
+    `Views.paper_digest`) and its card, kept for the next build (cache/inputs.py ·
+    `known_digests`), which takes those of unchanged papers instead of making them again.
+    `inputs_key` is the input cache's of the build that made them."""
+
+    digests: dict[str, bytes] = field(default_factory=dict)
+    cards: dict[str, CardDigests] = field(default_factory=dict)
+    inputs_key: str = ""
+
+    def only(self, paper_ids: set[str]) -> PaperDigests:
+        return PaperDigests(
+            {i: made for i, made in self.digests.items() if i in paper_ids},
+            {i: made for i, made in self.cards.items() if i in paper_ids},
+            self.inputs_key,
+        )

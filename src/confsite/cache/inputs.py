@@ -23,7 +23,7 @@ from ..model.records import Entry, Paper
 from ..output.processes import ChildStopped, ForkedResults, ForkedWork, forked, forks
 from ..readers.registry import Registry
 from ..readers.sources import SourceReading, read_every_source, read_source
-from .digests import hex_digest
+from .digests import PaperDigests, hex_digest
 from .stores import load_pickle, save_pickle
 
 CACHE_FILE = "inputs.pickle"
@@ -52,16 +52,6 @@ class CachedSource:
         return cls(
             read.reader.name, read.detected, read.record_count, read.stated, entries, read.problems
         )
-
-
-@dataclass(frozen=True)
-class PaperDigests:
-    """Each paper's digest (see render/views.py · `Views.paper_digest`) as the build whose
-    input cache has `inputs_key` made it, for the papers no override changed: a rebuild takes
-    those of the papers it merged from the same entries instead of digesting every paper."""
-
-    inputs_key: str
-    digests: dict[str, bytes]
 
 
 @dataclass
@@ -217,22 +207,21 @@ class CachedReading:
             paper.id for paper in papers if (made := groups.get(paper.id)) and made[1] is paper
         }
 
-    def known_digests(self) -> dict[str, bytes]:
-        """The digests the last build made of papers that are as it made them: merged from the
+    def known_digests(self) -> PaperDigests:
+        """What the last build digested of papers that are as it made them: merged from the
         same entries, and changed by no override then or now (which only its own papers
         were: an override's result is a new paper each build)."""
         path = self.path.with_name(PAPER_DIGESTS_FILE) if self.path else None
         stored = load_pickle(path, self.fingerprint, PaperDigests)
         if stored is None or stored.inputs_key != self._last_inputs_key:
-            return {}
-        known = self._kept & self._own
-        return {paper_id: made for paper_id, made in stored.digests.items() if paper_id in known}
+            return PaperDigests()
+        return stored.only(self._kept & self._own)
 
-    def save_digests(self, digests: dict[str, bytes]) -> None:
+    def save_digests(self, made: PaperDigests) -> None:
         """Keep this build's paper digests for the next one (see `known_digests`)."""
-        own = {paper_id: made for paper_id, made in digests.items() if paper_id in self._own}
         path = self.path.with_name(PAPER_DIGESTS_FILE) if self.path else None
-        save_pickle(path, self.fingerprint, PaperDigests(self.inputs_key, own))
+        own = dataclasses.replace(made.only(self._own), inputs_key=self.inputs_key)
+        save_pickle(path, self.fingerprint, own)
 
     def saved(self) -> None:
         """Waits until the cache `merge` made is saved."""

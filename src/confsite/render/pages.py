@@ -11,6 +11,7 @@ from pathlib import Path
 
 from jinja2 import Environment
 
+from ..cache.digests import PaperDigests
 from ..cache.manifest import FileEntry
 from ..cache.page_keys import page_key
 from ..model.records import Paper
@@ -50,7 +51,7 @@ class RenderResult:
     pages_rendered: int = 0
     workers: int = 1  # processes that rendered
     cpu_seconds: dict[str, float] = field(default_factory=dict)
-    paper_digests: dict[str, bytes] = field(default_factory=dict)  # see Views.paper_digest
+    digests: PaperDigests = field(default_factory=PaperDigests)  # see Views.digests_made
 
     def add(self, path: str, entry: FileEntry) -> None:
         if path in self.files:
@@ -150,15 +151,15 @@ def render_site(
     downloads_cache: Path | None,
     progress: Progress = SILENT,
     jobs: int = 1,
-    known_digests: dict[str, bytes] | None = None,
+    known_digests: PaperDigests | None = None,
 ) -> RenderResult:
     """Stage every file of the site, pages in `jobs` processes. The workers key each page,
     keep the current site's file when its key is unchanged and render the others: first the
     pages without related papers, while the corpus worker computes those, then the paper
     pages. What many pages share is made here before the workers fork, so that no worker
     makes it again: the site's lookups and the cite keys, and on a full build every paper's
-    card (see `_render_cards_ahead`). `known_digests` are papers' digests from the last
-    build (see `Views.paper_digest`); every paper's is in the result."""
+    card (see `_render_cards_ahead`). `known_digests` are what the last build digested of
+    unchanged papers (see `Views.paper_digest`); the result has every paper's."""
     theme_dir = theme_folder(site.config)
     views = Views(site, known_digests)
     environment = make_environment(theme_dir)
@@ -169,7 +170,7 @@ def render_site(
             _render_cards_ahead(views, environment)
     makers, papers = views.page_makers(), views.papers_in_order()
     job = RenderJob(environment, views, makers, papers, writer, salt, downloads_cache)
-    result = RenderResult(pages=len(makers) + len(papers), paper_digests=views.paper_digests)
+    result = RenderResult(pages=len(makers) + len(papers))
     progress.start("render", result.pages)
     with template_errors_located(theme_dir), worker_pool(job, jobs, PAGE_WORKER_NICENESS) as pool:
         result.workers = 1 if pool.in_process else jobs
@@ -179,6 +180,7 @@ def render_site(
         result.collect(pages, "render", progress)
         result.collect(downloads, "downloads")
     progress.finish()
+    result.digests = views.digests_made()
     for path, data in other_files(site, theme_dir, sorted(result.files)):
         result.add(path, writer.put(path, data))
     for path, entry in search.items():

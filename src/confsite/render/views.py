@@ -7,12 +7,12 @@ presentation code.
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, ItemsView, Iterator, KeysView, ValuesView
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from typing import Any
 
-from ..cache.digests import digest
+from ..cache.digests import CardDigests, PaperDigests, digest
 from ..cache.page_keys import Digested, context_digest
 from ..model import urls
 from ..model.authors import Author, display_case, index_letter, person_order
@@ -104,6 +104,29 @@ def paged_title(title: str, paging: dict[str, Any] | None) -> str:
     return f"{title} (page {paging['number']} of {paging['count']})" if paging else title
 
 
+def author_links(site: Site, names: tuple[str, ...]) -> list[dict[str, str]]:
+    by_name = site.author_by_name
+    return [{"name": name, "url": urls.author_url(by_name[name].slug)} for name in names]
+
+
+def card_fields(site: Site, paper: Paper) -> dict[str, Any]:
+    """What a card shows but its costly fields (see `Card`)."""
+    authors = author_links(site, paper.authors)
+    return {
+        "id": paper.id,
+        "url": urls.paper_url(paper.id),
+        "title_text": title_text(paper),
+        "stand_in": stand_in(paper),
+        "reading_links": reading_links(paper),
+        "authors": authors,
+        "listed_authors": authors[:LISTED_AUTHORS],
+        "more_authors": max(0, len(paper.authors) - LISTED_AUTHORS),
+        "badges": badges(paper),
+        "has_award": bool(paper.awards),
+        "collection": collection_label(paper.conference, paper.year),
+    }
+
+
 class Card(dict, Digested):
     """What a listing shows of one paper. Cards appear on many pages, so a page's fingerprint
     (see `page_key`) takes a card by a digest of what it is made from, and the costly fields
@@ -112,7 +135,9 @@ class Card(dict, Digested):
     A brief card has no abstract, and its digest leaves the abstract out: the many pages
     that list a paper without its abstract (all papers, authors, neighbours, related) are not
     rendered again when only the abstract changed. A full card is made from the brief one,
-    whose rich title it shares."""
+    whose rich title it shares. A brief card whose digest the last build made (see
+    `Views.paper_digests`) gets its fields from `fields_of` when a page first reads one: a
+    rebuild renders few of the pages that list it."""
 
     def __init__(
         self,
@@ -120,12 +145,48 @@ class Card(dict, Digested):
         fields: dict[str, Any],
         key_digest: bytes,
         brief_card: Card | None = None,  # a full card's; None: this card is brief
+        fields_of: Callable[[], dict[str, Any]] | None = None,
     ) -> None:
         super().__init__(fields)
-        self._paper, self._brief_card = paper, brief_card
+        self._paper, self._brief_card, self._fields_of = paper, brief_card, fields_of
         self.key_digest = key_digest
 
+    def filled(self) -> Card:
+        """The card with every field but the costly ones made."""
+        if self._fields_of is not None:
+            self.update(self._fields_of())
+            self._fields_of = None
+        return self
+
+    # Read as a dict, a card whose fields are not made yet makes them first; a card stands
+    # for a paper, so it is true even then (`{% if neighbour.previous %}`).
+    def __bool__(self) -> bool:
+        return True
+
+    def __len__(self) -> int:
+        return dict.__len__(self.filled())
+
+    def __iter__(self) -> Iterator[str]:
+        return dict.__iter__(self.filled())
+
+    def __contains__(self, name: object) -> bool:
+        return dict.__contains__(self.filled(), name)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return dict.get(self.filled(), name, default)
+
+    def keys(self) -> KeysView[str]:
+        return dict.keys(self.filled())
+
+    def items(self) -> ItemsView[str, Any]:
+        return dict.items(self.filled())
+
+    def values(self) -> ValuesView[Any]:
+        return dict.values(self.filled())
+
     def __missing__(self, name: str) -> Any:
+        if self._fields_of is not None:
+            return self.filled()[name]
         paper = self._paper
         if name == "title":
             if self._brief_card is not None:
@@ -155,15 +216,20 @@ class CardMaking:
         return cls(brief, context_digest((fields_key, paper.title, paper.abstract)))
 
     def full(self, paper: Paper) -> Card:
-        return Card(paper, self.brief, self.full_digest, self.brief)
+        return Card(paper, self.brief.filled(), self.full_digest, self.brief)
+
+    def digests(self, slugs: tuple[str, ...]) -> CardDigests:
+        return slugs, self.brief.key_digest, self.full_digest
 
 
 class Views:
-    def __init__(self, site: Site, known_digests: dict[str, bytes] | None = None) -> None:
+    def __init__(self, site: Site, known: PaperDigests | None = None) -> None:
         self.site = site
-        # Each paper's digest (see `paper_digest`), those the last build made of unchanged
-        # papers given (cache/inputs.py · `known_digests`).
-        self.paper_digests: dict[str, bytes] = dict(known_digests or {})
+        # Each paper's digest (see `paper_digest`), and what the last build digested of
+        # unchanged papers' cards (cache/inputs.py · `known_digests`).
+        known = known or PaperDigests()
+        self.paper_digests: dict[str, bytes] = dict(known.digests)
+        self._known_cards = known.cards
         # Each paper's related papers by id: they arrive while other pages render (corpus.py),
         # so they are added here before the pages of the papers they belong to are made.
         self.related: dict[str, tuple[str, ...]] = {}
@@ -249,10 +315,6 @@ class Views:
             "base_href": None,
         }
 
-    def author_links(self, names: tuple[str, ...]) -> list[dict[str, str]]:
-        by_name = self.site.author_by_name
-        return [{"name": name, "url": urls.author_url(by_name[name].slug)} for name in names]
-
     def card(self, paper: Paper, brief: bool = False) -> Card:
         """What a paper listing shows of a paper (`brief`: without its abstract); built once
         per paper."""
@@ -269,24 +331,32 @@ class Views:
     def _card_making(self, paper: Paper) -> CardMaking:
         made = self._card_makings.get(paper.id)
         if made is None:
-            made = self._card_makings[paper.id] = CardMaking.of(paper, self._card_fields(paper))
+            made = self._card_makings[paper.id] = self._known_card(paper) or CardMaking.of(
+                paper, card_fields(self.site, paper)
+            )
         return made
 
-    def _card_fields(self, paper: Paper) -> dict[str, Any]:
-        authors = self.author_links(paper.authors)
-        return {
-            "id": paper.id,
-            "url": urls.paper_url(paper.id),
-            "title_text": title_text(paper),
-            "stand_in": stand_in(paper),
-            "reading_links": reading_links(paper),
-            "authors": authors,
-            "listed_authors": authors[:LISTED_AUTHORS],
-            "more_authors": max(0, len(paper.authors) - LISTED_AUTHORS),
-            "badges": badges(paper),
-            "has_award": bool(paper.awards),
-            "collection": collection_label(paper.conference, paper.year),
+    def _known_card(self, paper: Paper) -> CardMaking | None:
+        """The card of an unchanged paper whose authors' slugs are as they were, by the
+        digests the last build made, its fields left until a page reads them."""
+        known = self._known_cards.get(paper.id)
+        if known is None or known[0] != self._author_slugs(paper):
+            return None
+        fields_of = partial(card_fields, self.site, paper)  # not of self: no cycle of cards
+        return CardMaking(Card(paper, {}, known[1], fields_of=fields_of), known[2])
+
+    def _author_slugs(self, paper: Paper) -> tuple[str, ...]:
+        by_name = self.site.author_by_name
+        return tuple(by_name[name].slug for name in paper.authors)
+
+    def digests_made(self) -> PaperDigests:
+        """Every paper's digest and card's digests this process made or was given."""
+        cards = {
+            paper.id: made.digests(self._author_slugs(paper))
+            for paper in self.site.papers
+            if (made := self._card_makings.get(paper.id)) is not None
         }
+        return PaperDigests(self.paper_digests, cards)
 
     # --- pages ---------------------------------------------------------------------------
 
@@ -360,11 +430,8 @@ class Views:
         """The all-papers listing: by collection, then by title."""
         lines = []
         for c in self.site.collections:
-            cards = sorted(
-                (self.card(p, brief=True) for p in c.papers),
-                key=lambda card: card["title_text"].casefold(),
-            )
-            lines += [(c, card) for card in cards]
+            papers = sorted(c.papers, key=lambda p: title_text(p).casefold())
+            lines += [(c, self.card(p, brief=True)) for p in papers]
         return lines
 
     @cached_property

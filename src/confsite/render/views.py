@@ -135,9 +135,9 @@ class Card(dict, Digested):
     A brief card has no abstract, and its digest leaves the abstract out: the many pages
     that list a paper without its abstract (all papers, authors, neighbours, related) are not
     rendered again when only the abstract changed. A full card is made from the brief one,
-    whose rich title it shares. A brief card whose digest the last build made (see
-    `Views.paper_digests`) gets its fields from `fields_of` when a page first reads one: a
-    rebuild renders few of the pages that list it."""
+    whose rich title it shares. A full card, and a brief card whose digest the last build
+    made (see `Views.paper_digests`), get their fields from `fields_of` when a page first
+    reads one: a rebuild keys every page that lists a paper, and renders few."""
 
     def __init__(
         self,
@@ -216,7 +216,8 @@ class CardMaking:
         return cls(brief, context_digest((fields_key, paper.title, paper.abstract)))
 
     def full(self, paper: Paper) -> Card:
-        return Card(paper, self.brief.filled(), self.full_digest, self.brief)
+        brief = self.brief
+        return Card(paper, {}, self.full_digest, brief, lambda: dict.copy(brief.filled()))
 
     def digests(self, slugs: tuple[str, ...]) -> CardDigests:
         return slugs, self.brief.key_digest, self.full_digest

@@ -151,6 +151,11 @@ class Card(dict, Digested):
         self._paper, self._brief_card, self._fields_of = paper, brief_card, fields_of
         self.key_digest = key_digest
 
+    def plain_title(self) -> str:
+        """`title_text`, without making the other fields for it."""
+        made = dict.get(self, "title_text")
+        return title_text(self._paper) if made is None else made
+
     def filled(self) -> Card:
         """The card with every field but the costly ones made."""
         if self._fields_of is not None:
@@ -431,8 +436,11 @@ class Views:
         """The all-papers listing: by collection, then by title."""
         lines = []
         for c in self.site.collections:
-            papers = sorted(c.papers, key=lambda p: title_text(p).casefold())
-            lines += [(c, self.card(p, brief=True)) for p in papers]
+            cards = sorted(
+                (self.card(p, brief=True) for p in c.papers),
+                key=lambda card: card.plain_title().casefold(),
+            )
+            lines += [(c, card) for card in cards]
         return lines
 
     @cached_property

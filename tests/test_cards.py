@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import json
 
 import pytest
 
+from confsite.cache.digests import PaperDigests
 from confsite.diagnostics import Diagnostics
 from confsite.model.site import build_site
 from confsite.render.jinja import make_environment
@@ -83,3 +86,38 @@ def test_cards_rendered_ahead_are_those_authors_and_paper_pages_show(
         )
     assert pages_shown(views, environment) == as_met
     assert anew == []
+
+
+def test_a_card_made_later_reads_as_the_card_made_at_once(views: Views) -> None:
+    """Cards kept from the last build, and every full card, make their fields when first
+    read; read as a dict in any way a template or theme may, they are the cards made at
+    once."""
+    site = views.site
+    paper = next(p for p in site.papers if p.abstract and p.title and p.awards)
+    eager = views.card(paper, brief=True)
+    made = PaperDigests(cards={paper.id: views.digests_made().cards[paper.id]})
+    kept = Views(site, made)
+    reads = [
+        lambda card: dict(card.filled()) if hasattr(card, "filled") else dict(card),
+        lambda card: json.dumps(card, default=str, sort_keys=True),
+        lambda card: repr(card),
+        lambda card: sorted(card),
+        lambda card: len(card),
+        lambda card: "badges" in card,
+        lambda card: card.get("badges"),
+        lambda card: sorted(card.items(), key=str),
+        lambda card: card.copy(),
+        lambda card: copy.copy(card) == eager,
+        lambda card: card == eager,
+        lambda card: card != eager,
+        lambda card: list(reversed(card)),
+        lambda card: card.setdefault("url"),
+        lambda card: bool(card),
+    ]
+    for number, read in enumerate(reads):
+        lazy = Views(site, made).card(paper, brief=True)  # a card not yet read
+        assert lazy.key_digest == eager.key_digest
+        assert read(lazy) == read(eager), f"read {number}"
+    full = kept.card(paper)
+    assert json.loads(json.dumps(full, default=str))["badges"] == eager["badges"]
+    assert kept.card(paper) == views.card(paper)

@@ -147,7 +147,9 @@ class Card(dict, Digested):
         brief_card: Card | None = None,  # a full card's; None: this card is brief
         fields_of: Callable[[], dict[str, Any]] | None = None,
     ) -> None:
-        super().__init__(fields)
+        # A card whose fields are made later holds its id at once: readers in C that see
+        # an empty dict stop there (`json.dumps` gives "{}") instead of asking for its items.
+        super().__init__(fields if fields_of is None else {"id": paper.id})
         self._paper, self._brief_card, self._fields_of = paper, brief_card, fields_of
         self.key_digest = key_digest
 
@@ -163,10 +165,39 @@ class Card(dict, Digested):
             self._fields_of = None
         return self
 
-    # Read as a dict, a card whose fields are not made yet makes them first; a card stands
-    # for a paper, so it is true even then (`{% if neighbour.previous %}`).
+    # Read as a dict, a card whose fields are not made yet makes them first (a theme may
+    # compare cards, or show one with `tojson`); a card stands for a paper, so it is true
+    # even then (`{% if neighbour.previous %}`).
     def __bool__(self) -> bool:
         return True
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Card):
+            other.filled()
+        return dict.__eq__(self.filled(), other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]  # as a dict's
+
+    def __repr__(self) -> str:
+        return dict.__repr__(self.filled())
+
+    def __reversed__(self) -> Iterator[str]:
+        return dict.__reversed__(self.filled())
+
+    def copy(self) -> dict[str, Any]:
+        return dict.copy(self.filled())
+
+    def pop(self, name: str, *default: Any) -> Any:
+        return dict.pop(self.filled(), name, *default)
+
+    def popitem(self) -> tuple[str, Any]:
+        return dict.popitem(self.filled())
+
+    def setdefault(self, name: str, default: Any = None) -> Any:
+        return dict.setdefault(self.filled(), name, default)
 
     def __len__(self) -> int:
         return dict.__len__(self.filled())

@@ -7,7 +7,7 @@ presentation code.
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from collections.abc import Callable, ItemsView, Iterator, KeysView, ValuesView
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from typing import Any
@@ -165,60 +165,8 @@ class Card(dict, Digested):
             self._fields_of = None
         return self
 
-    # Read as a dict, a card whose fields are not made yet makes them first (a theme may
-    # compare cards, or show one with `tojson`); a card stands for a paper, so it is true
-    # even then (`{% if neighbour.previous %}`).
-    def __bool__(self) -> bool:
+    def __bool__(self) -> bool:  # a paper, whether or not its fields are made yet
         return True
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Card):
-            other.filled()
-        return dict.__eq__(self.filled(), other)
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    __hash__ = None  # type: ignore[assignment]  # as a dict's
-
-    def __repr__(self) -> str:
-        return dict.__repr__(self.filled())
-
-    def __reversed__(self) -> Iterator[str]:
-        return dict.__reversed__(self.filled())
-
-    def copy(self) -> dict[str, Any]:
-        return dict.copy(self.filled())
-
-    def pop(self, name: str, *default: Any) -> Any:
-        return dict.pop(self.filled(), name, *default)
-
-    def popitem(self) -> tuple[str, Any]:
-        return dict.popitem(self.filled())
-
-    def setdefault(self, name: str, default: Any = None) -> Any:
-        return dict.setdefault(self.filled(), name, default)
-
-    def __len__(self) -> int:
-        return dict.__len__(self.filled())
-
-    def __iter__(self) -> Iterator[str]:
-        return dict.__iter__(self.filled())
-
-    def __contains__(self, name: object) -> bool:
-        return dict.__contains__(self.filled(), name)
-
-    def get(self, name: str, default: Any = None) -> Any:
-        return dict.get(self.filled(), name, default)
-
-    def keys(self) -> KeysView[str]:
-        return dict.keys(self.filled())
-
-    def items(self) -> ItemsView[str, Any]:
-        return dict.items(self.filled())
-
-    def values(self) -> ValuesView[Any]:
-        return dict.values(self.filled())
 
     def __missing__(self, name: str) -> Any:
         if self._fields_of is not None:
@@ -237,6 +185,24 @@ class Card(dict, Digested):
         return value
 
 
+def _after_filling(read: Callable[..., Any]) -> Callable[..., Any]:
+    def filled_first(card: Card, *args: Any) -> Any:
+        others = (other.filled() if isinstance(other, Card) else other for other in args)
+        return read(card.filled(), *others)
+
+    return filled_first
+
+
+# Read as a dict in any of these ways (a theme may compare cards, or show one with `tojson`),
+# a card whose fields are not made yet makes them first; looking a field up does so by
+# `__missing__`.
+for _name in (
+    "__eq__", "__ne__", "__repr__", "__len__", "__iter__", "__reversed__", "__contains__",
+    "copy", "get", "keys", "items", "values", "pop", "popitem", "setdefault",
+):  # fmt: skip
+    setattr(Card, _name, _after_filling(getattr(dict, _name)))
+
+
 @dataclass(frozen=True)
 class CardMaking:
     """A paper's brief card, and a digest of what its full card shows: the fields, and the
@@ -244,19 +210,20 @@ class CardMaking:
 
     brief: Card
     full_digest: bytes
+    slugs: tuple[str, ...]  # its authors', the one input it takes from outside its paper
 
     @classmethod
-    def of(cls, paper: Paper, fields: dict[str, Any]) -> CardMaking:
+    def of(cls, paper: Paper, fields: dict[str, Any], slugs: tuple[str, ...]) -> CardMaking:
         fields_key = context_digest(fields)
         brief = Card(paper, fields, context_digest((fields_key, paper.title, None)))
-        return cls(brief, context_digest((fields_key, paper.title, paper.abstract)))
+        return cls(brief, context_digest((fields_key, paper.title, paper.abstract)), slugs)
 
     def full(self, paper: Paper) -> Card:
         brief = self.brief
         return Card(paper, {}, self.full_digest, brief, lambda: dict.copy(brief.filled()))
 
-    def digests(self, slugs: tuple[str, ...]) -> CardDigests:
-        return slugs, self.brief.key_digest, self.full_digest
+    def digests(self) -> CardDigests:
+        return self.slugs, self.brief.key_digest, self.full_digest
 
 
 class Views:
@@ -368,31 +335,25 @@ class Views:
     def _card_making(self, paper: Paper) -> CardMaking:
         made = self._card_makings.get(paper.id)
         if made is None:
-            made = self._card_makings[paper.id] = self._known_card(paper) or CardMaking.of(
-                paper, card_fields(self.site, paper)
+            by_name = self.site.author_by_name
+            slugs = tuple(by_name[name].slug for name in paper.authors)
+            made = self._card_makings[paper.id] = self._known_card(paper, slugs) or (
+                CardMaking.of(paper, card_fields(self.site, paper), slugs)
             )
         return made
 
-    def _known_card(self, paper: Paper) -> CardMaking | None:
+    def _known_card(self, paper: Paper, slugs: tuple[str, ...]) -> CardMaking | None:
         """The card of an unchanged paper whose authors' slugs are as they were, by the
         digests the last build made, its fields left until a page reads them."""
         known = self._known_cards.get(paper.id)
-        if known is None or known[0] != self._author_slugs(paper):
+        if known is None or known[0] != slugs:
             return None
         fields_of = partial(card_fields, self.site, paper)  # not of self: no cycle of cards
-        return CardMaking(Card(paper, {}, known[1], fields_of=fields_of), known[2])
-
-    def _author_slugs(self, paper: Paper) -> tuple[str, ...]:
-        by_name = self.site.author_by_name
-        return tuple(by_name[name].slug for name in paper.authors)
+        return CardMaking(Card(paper, {}, known[1], fields_of=fields_of), known[2], slugs)
 
     def digests_made(self) -> PaperDigests:
         """Every paper's digest and card's digests this process made or was given."""
-        cards = {
-            paper.id: made.digests(self._author_slugs(paper))
-            for paper in self.site.papers
-            if (made := self._card_makings.get(paper.id)) is not None
-        }
+        cards = {paper_id: made.digests() for paper_id, made in self._card_makings.items()}
         return PaperDigests(self.paper_digests, cards)
 
     # --- pages ---------------------------------------------------------------------------

@@ -6,14 +6,18 @@ import html
 import re
 from dataclasses import replace
 
+import bs4
 import markdown
 import pytest
 from conftest import SEED_FILES, SEEDS, read_seed
 
-from confsite.diagnostics import SourceLoc
+from confsite.config import load_config
+from confsite.diagnostics import Diagnostics, SourceLoc
 from confsite.model.normalize import clean_text
 from confsite.readers import sniff
-from confsite.readers.html_text import html_to_source_text, looks_like_html
+from confsite.readers.html_text import html_to_source_text, html_tree, looks_like_html
+from confsite.readers.registry import Registry
+from confsite.readers.sources import read_source
 
 
 def text_to_html(text: str) -> str:
@@ -98,3 +102,28 @@ def test_markdown_rendered_page_reads_like_the_markdown() -> None:
     assert records[0].abstract[1] == "A second paragraph of the abstract."
     assert records[0].presentation == "Poster" and records[1].presentation == "Oral"
     assert records[1].authors == ("Ivan Skorokhodov",)
+
+
+def test_a_saved_page_is_parsed_once_and_its_tree_let_go(tmp_path, monkeypatch) -> None:
+    """Flattening a page and the general reader's reading of it share one parse; the tree is
+    not kept once the source is read."""
+    items = "".join(
+        f"<li><b>A Study of Thing Number {n} in Learning</b><br><i>Ann Lee, Bo Chen</i></li>\n"
+        for n in range(6)
+    )
+    page = f"<!DOCTYPE html>\n<html><body><h2>Accepted</h2>\n<ul>\n{items}</ul></body></html>"
+    (tmp_path / "list.html").write_text(page, encoding="utf-8")
+    (tmp_path / "site.yaml").write_text("title: T\nsources:\n  - path: list.html\n")
+    config = load_config(tmp_path / "site.yaml", Diagnostics())
+    parses = []
+    parse = bs4.BeautifulSoup.__init__
+
+    def counted(soup, *args, **kwargs) -> None:
+        parses.append(1)
+        parse(soup, *args, **kwargs)
+
+    monkeypatch.setattr(bs4.BeautifulSoup, "__init__", counted)
+    read = read_source(config, config.sources[0], Registry())
+    assert (read.reader.name, read.record_count) == ("general", 6)
+    assert len(parses) == 1
+    assert html_tree.cache_info().currsize == 0

@@ -6,13 +6,14 @@ Markdown markers (`## `, `- `) so a saved Markdown-rendered list reads like its 
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING
 
 from .base import SourceText
 
 if TYPE_CHECKING:
-    from bs4 import Tag
+    from bs4 import BeautifulSoup, Tag
 
 SKIPPED = frozenset({"script", "style", "noscript", "template", "head", "svg", "button", "form"})
 BLOCKS = frozenset(
@@ -77,13 +78,20 @@ class _Flattener:
         self.end_block()
 
 
-def html_to_source_text(path: str, html: str) -> SourceText:
+@functools.lru_cache(maxsize=1)
+def html_tree(html: str) -> BeautifulSoup:
+    """The parsed page, read only. A saved page is parsed to flatten it and again by the
+    general reader that reads it (parsing is most of its reading): the last one is kept, and
+    `read_source` lets it go once its source is read."""
     # Imported here: most builds read no HTML, and bs4 is slow to import.
     from bs4 import BeautifulSoup
 
-    soup = BeautifulSoup(html, "html.parser")
+    return BeautifulSoup(html, "html.parser")
+
+
+def html_to_source_text(path: str, html: str) -> SourceText:
     flattener = _Flattener()
-    flattener.walk(soup)
+    flattener.walk(html_tree(html))
     flattener.end_block()
     lines: list[str] = []
     line_map: list[int] = []

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .base import SourceText
+from .html_text import html_tree
 from .line_kinds import fact_of
 
 if TYPE_CHECKING:
@@ -237,10 +238,8 @@ def _piece_of(runs: list[_Run], line: int, block: int, tag: str, column: str) ->
 def pieces_from_html(html: str, finder: _LineFinder | None = None) -> list[Piece]:
     """Pieces of a page; `finder` places them in the file the page was made from (Markdown),
     else they keep the page's own lines and the finder of the page gives where they end."""
-    from bs4 import BeautifulSoup
-
     walker = _Walker()
-    walker.walk(BeautifulSoup(html, "html.parser"))
+    walker.walk(html_tree(html))
     walker.end_block()
     if finder is None:
         ends = _LineFinder(html)

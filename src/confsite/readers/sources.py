@@ -13,7 +13,7 @@ from ..diagnostics import ConfsiteError, Problem, SourceLoc, raise_all
 from . import WHAT_TO_DO, Reader, SourceText, format_scores
 from .base import RawRecord, fields_stated
 from .decoding import decode_utf8
-from .html_text import html_to_source_text, looks_like_html
+from .html_text import html_to_source_text, html_tree, looks_like_html
 from .plausibility import implausible_reading
 from .registry import ReaderCrash, Registry
 
@@ -65,6 +65,13 @@ def load_source_text(path: Path, display_path: str) -> SourceText:
 def read_source(config: SiteConfig, source: SourceConfig, readers: Registry) -> SourceReading:
     """One source read by its reader (set in the config, or detected), with the warnings its
     records' plausibility gives; ConfsiteError says how it was read and what to do instead."""
+    try:
+        return _read_source(config, source, readers)
+    finally:
+        html_tree.cache_clear()  # the page's tree, kept for its reader, is not kept longer
+
+
+def _read_source(config: SiteConfig, source: SourceConfig, readers: Registry) -> SourceReading:
     text = load_source_text(config.resolve(source.path), source.path)
     reading = None
     if source.format is not None:

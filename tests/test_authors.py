@@ -53,6 +53,23 @@ def test_a_middle_initial_variant_with_a_shared_coauthor_is_one_person() -> None
     assert "Simon Kornblith" in note  # the evidence
 
 
+def test_a_person_merged_from_variants_lists_each_paper_once_in_program_order() -> None:
+    lists = [
+        ("Geoffrey Hinton", "Simon Kornblith"),
+        ("Geoffrey E Hinton", "Simon Kornblith"),
+        ("Ann Lee", "ANN LEE"),  # one name key twice on one paper
+        ("Geoffrey Hinton", "Geoffrey E. Hinton"),  # both spellings on one paper
+        ("Geoffrey E Hinton",),
+        ("Geoffrey Hinton",),
+    ]
+    papers = merge_entries(
+        [entry(10 * n + 1, f"Paper {n}", names) for n, names in enumerate(lists)], Diagnostics()
+    )
+    by_name = {a.name: a for a in build_authors(tuple(papers), Diagnostics())}
+    assert by_name["Geoffrey Hinton"].paper_ids == tuple(papers[n].id for n in (0, 1, 3, 4, 5))
+    assert by_name["Ann Lee"].paper_ids == (papers[2].id,)
+
+
 def test_variants_without_evidence_stay_apart_and_are_named_for_an_override() -> None:
     merged, diagnostics = people(
         ("Simon Shaolei Du", "Wei Hu"), ("Maryam Fazel", "Simon Du")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -68,6 +69,8 @@ ROMAN = frozenset(["ii", "iii", "iv", "vi", "vii", "viii"])
 
 
 def _letters(word: str) -> str:
+    if word.isalpha():  # most words of names: no need to take them apart
+        return word
     return "".join(c for c in word if c.isalpha())
 
 
@@ -114,7 +117,7 @@ def display_case(name: str) -> str:
 def _miscased_words(name: str) -> int:
     """Words in capitals (not initials such as "S." or "JH"), or a name all in lower case: how
     scrapes mangle names."""
-    shouted = sum(1 for word in name.split() if len(_letters(word)) > 2 and word.isupper())
+    shouted = sum(1 for word in name.split() if word.isupper() and len(_letters(word)) > 2)
     return shouted + (1 if name.islower() or name.isupper() else 0)
 
 
@@ -155,27 +158,33 @@ def variants(a: NameParts, b: NameParts) -> bool:
 
 
 class _Names:
-    """Per name key: its spellings with their counts and first location, its papers and the
-    name keys of its co-authors."""
+    """Per name key: its spellings with their counts and first location, and the papers that
+    list it (by index, in order); co-authors are looked up only for the few keys that may be
+    variants of one another."""
 
     def __init__(self, papers: tuple[Paper, ...]) -> None:
         self.spellings: dict[str, dict[str, int]] = {}
         self.locs: dict[str, SourceLoc] = {}  # per spelling, where it was first seen
-        self.coauthors: dict[str, set[str]] = {}
+        self.papers_of: dict[str, list[int]] = {}
+        self.paper_keys: list[list[str]] = []
         keys: dict[str, str] = {}  # name_key per spelling: most names recur
-        for paper in papers:
+        for index, paper in enumerate(papers):
             paper_keys = []
             for name in paper.authors:
                 key = keys.get(name)
                 if key is None:
                     key = keys[name] = name_key(name)
+                    self.locs[name] = paper.loc
                 counts = self.spellings.setdefault(key, {})
                 counts[name] = counts.get(name, 0) + 1
-                self.locs.setdefault(name, paper.loc)
+                self.papers_of.setdefault(key, []).append(index)
                 paper_keys.append(key)
-            for key in paper_keys:
-                self.coauthors.setdefault(key, set()).update(paper_keys)
+            self.paper_keys.append(paper_keys)
         self.key_of = keys
+
+    def coauthors(self, key: str) -> set[str]:
+        """The keys of everyone on a paper with `key` (`key` among them)."""
+        return {other for index in self.papers_of[key] for other in self.paper_keys[index]}
 
     def first(self, key: str) -> str:
         return next(iter(self.spellings[key]))
@@ -232,7 +241,7 @@ def _join_variants(
     ]
     evidence: dict[tuple[str, str], list[str]] = {}
     for a, b in candidates:
-        shared = sorted((names.coauthors[a] & names.coauthors[b]) - {a, b})
+        shared = sorted((names.coauthors(a) & names.coauthors(b)) - {a, b})
         if shared and frozenset((a, b)) not in apart:
             evidence[(a, b)] = [names.first(k) for k in shared]
     # A name that could be either of two different people ("Michael Zhang" with co-authors of
@@ -320,10 +329,11 @@ def build_authors(
                 f"merged {listed} as one person, {shown[person]!r}: "
                 + "; ".join(people.reasons[person]),
             )
-    paper_ids: dict[str, dict[str, None]] = {person: {} for person in members}
-    for paper in papers:
-        for name in paper.authors:
-            paper_ids[people.find(names.key_of[name])][paper.id] = None
+    ids = [paper.id for paper in papers]
+    paper_ids = {
+        person: tuple(ids[i] for i in _in_order(names.papers_of[key] for key in keys))
+        for person, keys in members.items()
+    }
     slugs = unique_slugs(shown, "author", 60, LISTING_SLUGS)
     authors = [
         Author(
@@ -331,11 +341,19 @@ def build_authors(
             slugs[person],
             name,
             tuple(sorted(s for key in members[person] for s in names.spellings[key])),
-            tuple(paper_ids[person]),
+            paper_ids[person],
         )
         for person, name in shown.items()
     ]
     return tuple(sorted(authors, key=lambda a: (sort_key(a.name), a.slug)))
+
+
+def _in_order(indices: Iterable[list[int]]) -> Iterable[int]:
+    """The papers listing any of a person's keys, each once, in program order."""
+    lists = list(indices)
+    if len(lists) == 1:
+        return dict.fromkeys(lists[0])  # ordered already; once each, for "A. Lee, A. Lee"
+    return sorted({i for found in lists for i in found})
 
 
 def sort_key(name: str) -> tuple[str, str]:

@@ -22,7 +22,7 @@ from .diagnostics import Diagnostics
 from .model.content import ContentPage, load_content_pages
 from .model.papers import load_author_overrides
 from .model.records import Paper
-from .model.site import build_site
+from .model.site import site_program, with_authors
 from .output.processes import build_lock
 from .output.staging import check_output_dir, site_is_intact, staged_site
 from .progress import SILENT, Progress
@@ -190,11 +190,13 @@ def _built_anew(
     caches = found.caches
     staged = staged_site(found.out_dir, found.previous, caches.manifest)
     with build_lock(caches.lock), staged as writer:
-        site = build_site(found.config, papers, found.content, found.base_url, diagnostics, people)
-        result.authors = len(site.authors)
-        timer.lap("site")
-        inputs = CorpusInputs(site, caches.folder, found.fingerprint, writer)
+        program = site_program(found.config, papers, found.content, found.base_url)
+        inputs = CorpusInputs(program, caches.folder, found.fingerprint, writer)
+        # Started before the authors are joined, which it does not need: so it has the other core.
         with corpus_job_started(inputs, jobs) as corpus:
+            site = with_authors(program, diagnostics, people)
+            result.authors = len(site.authors)
+            timer.lap("site")
             known = found.reading.known_digests()
             rendered = render_site(
                 site, writer, found.fingerprint, corpus, caches.downloads, progress, jobs, known

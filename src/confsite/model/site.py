@@ -7,7 +7,7 @@ relative to the site root (`papers/<id>/`); the renderer turns them into relativ
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from ..config import SiteConfig
@@ -165,6 +165,18 @@ def build_site(
 ) -> Site:
     """The site model. Related papers are not part of it: they take the longest to compute,
     so pages that do not show them render meanwhile (see render/corpus.py)."""
+    program = site_program(config, papers, content_pages, base_url)
+    return with_authors(program, diagnostics, author_overrides)
+
+
+def site_program(
+    config: SiteConfig,
+    papers: list[Paper],
+    content_pages: tuple[ContentPage, ...],
+    base_url: str | None,
+) -> Site:
+    """The site model without its authors (`authors` is empty): all that related papers and
+    the search index are made from, so their work can start while the authors are joined."""
     ordered = site_order(papers)
     groups = _session_groups(ordered)
     return Site(
@@ -172,7 +184,14 @@ def build_site(
         papers=ordered,
         collections=_collections(ordered, groups),
         sessions=tuple(groups),
-        authors=build_authors(ordered, diagnostics, author_overrides),
+        authors=(),
         content_pages=content_pages,
         base_url=base_url,
     )
+
+
+def with_authors(
+    program: Site, diagnostics: Diagnostics, author_overrides: AuthorOverrides = NO_OVERRIDES
+) -> Site:
+    """The whole site model: `program` (see `site_program`) with its authors."""
+    return replace(program, authors=build_authors(program.papers, diagnostics, author_overrides))

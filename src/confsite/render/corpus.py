@@ -43,9 +43,9 @@ CpuSeconds = dict[str, float]
 
 @dataclass(frozen=True)
 class CorpusInputs:
-    """What the corpus work is made from: the site model, where its caches are kept between
-    builds (with the code's fingerprint, which they must match), and where it stages the
-    search index."""
+    """What the corpus work is made from: the site model without its authors (see
+    `site_program`), where its caches are kept between builds (with the code's fingerprint,
+    which they must match), and where it stages the search index."""
 
     site: Site
     cache_folder: Path | None  # None: no caches

@@ -116,10 +116,14 @@ def is_chrome(text: str) -> bool:
     )
 
 
+LINK_BAR_GAPS = re.compile(r"[\s|·•/]+")
+WORD_CHARACTER = re.compile(r"\w")
+
+
 def _is_link_bar(folded: str) -> bool:
     """A row of link words ("Paper OpenReview Code Slides", "Links: arXiv • PDF"), each
     furniture of its own; icons and a leading label do not count."""
-    words = [w.strip(":") for w in re.split(r"[\s|·•/]+", folded) if re.search(r"\w", w)]
+    words = [w.strip(":") for w in LINK_BAR_GAPS.split(folded) if WORD_CHARACTER.search(w)]
     if len(words) >= 3 and folded.split()[0].endswith(":"):
         words = words[1:]
     return len(words) >= 2 and all(w in CHROME_PHRASES or w in LINK_WORDS for w in words)

@@ -22,6 +22,10 @@ if TYPE_CHECKING:
     from bs4 import Tag
 
 SPACES = re.compile(r"\s+")
+HEADING_TAG = re.compile(r"h[1-6]")
+NON_WORD_RUN = re.compile(r"[^\w]+")
+WORD_GAPS = re.compile(r"[\s,;.·]+")
+WORD_CHARACTER = re.compile(r"\w")
 
 
 @dataclass(frozen=True)
@@ -48,7 +52,7 @@ class Piece:
 
     @property
     def heading(self) -> int:
-        return int(self.tag[1]) if re.fullmatch(r"h[1-6]", self.tag) else 0
+        return int(self.tag[1]) if HEADING_TAG.fullmatch(self.tag) else 0
 
 
 # --- HTML and Markdown ----------------------------------------------------------------------
@@ -212,7 +216,7 @@ def _has_two_long_styles(styled: list[_Run]) -> bool:
 
 
 def _words(text: str) -> list[str]:
-    return [w for w in re.split(r"[\s,;.·]+", text) if re.search(r"\w", w)]
+    return [w for w in WORD_GAPS.split(text) if WORD_CHARACTER.search(w)]
 
 
 def _piece_of(runs: list[_Run], line: int, block: int, tag: str, column: str) -> Piece | None:
@@ -308,7 +312,7 @@ class _LineFinder:
 
 
 def _plain(text: str) -> str:
-    return re.sub(r"[^\w]+", "", text).casefold()
+    return NON_WORD_RUN.sub("", text).casefold()
 
 
 # --- plain text ---------------------------------------------------------------------------

@@ -13,11 +13,12 @@ LABEL_SEPARATORS = re.compile(r"\s*[;|\n]\s*")
 KEYWORD_SEPARATORS = re.compile(r"\s*[,;|\n]\s*")
 LINK_SEPARATORS = re.compile(r"[\s;|]+")
 HTTP_URL = re.compile(r"^https?://[^\s/?#]+\S*$", re.IGNORECASE)
+NON_KEY_CHARACTER = re.compile(r"[^0-9a-z]")
 
 
 def key_of(name: str) -> str:
     """A column or key name as compared: "Paper Title", "paper_title", "paperTitle" are one."""
-    return re.sub(r"[^0-9a-z]", "", name.casefold())
+    return NON_KEY_CHARACTER.sub("", name.casefold())
 
 
 HTML_ENTITY = re.compile(r"&(?:#\d{2,7}|#x[0-9a-fA-F]{2,6}|[a-zA-Z]{2,8});")

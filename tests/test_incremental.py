@@ -16,6 +16,7 @@ import pytest
 from conftest import REPO, copy_seeds_project
 from test_build import tree_digest
 
+import confsite.cache.authors
 import confsite.cache.inputs
 import confsite.cache.manifest
 from confsite.cache.stores import load_pickle, save_pickle
@@ -561,6 +562,55 @@ def test_a_build_that_fails_after_merging_leaves_no_digests_a_rebuild_takes(
     clean_out = tmp_path / "clean"
     build(BuildOptions(config, clean_out, jobs=2, use_cache=False), Diagnostics())
     assert tree_digest(out) == tree_digest(clean_out)
+
+
+def told_of_authors(result: BuildResult) -> list[str]:
+    return [str(p) for p in result.diagnostics.problems if p.kind.startswith("author")]
+
+
+def joinings_counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that grows by one each time a build joins the authors anew."""
+    joined: list[int] = []
+    join = confsite.cache.authors.with_authors
+
+    def counted(*args):
+        joined.append(1)
+        return join(*args)
+
+    monkeypatch.setattr(confsite.cache.authors, "with_authors", counted)
+    return joined
+
+
+def test_a_rebuild_that_changes_no_author_takes_the_authors_kept(
+    seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An edited abstract changes no paper's id, authors or place: the authors are taken as
+    the last build joined them, and what joining them told is told again."""
+    first = seeds_project[2]
+    config, out = clone(seeds_project, tmp_path / "incremental")
+    edit_abstract(config)
+    joined = joinings_counted(monkeypatch)
+    result = run(config, out)
+    assert joined == []
+    assert told_of_authors(result) == told_of_authors(first) != []
+    assert result.authors == first.authors
+    clean_out = tmp_path / "clean"
+    build(BuildOptions(config, clean_out, jobs=2, use_cache=False), Diagnostics())
+    assert tree_digest(out) == tree_digest(clean_out)
+
+
+@pytest.mark.parametrize("change", ["a neighbour's authors", "source lines moved"])
+def test_authors_are_joined_again_when_what_they_are_joined_from_changes(
+    change: str, seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A paper's authors, or where the papers are in their dump (the notes name it)."""
+    config, out = clone(seeds_project, tmp_path / "incremental")
+    CHANGES[change](config)
+    joined = joinings_counted(monkeypatch)
+    result = run(config, out)
+    assert joined == [1]
+    clean = build(BuildOptions(config, tmp_path / "clean", jobs=2, use_cache=False), Diagnostics())
+    assert told_of_authors(result) == told_of_authors(clean)
 
 
 def test_a_rebuild_with_a_new_base_url_equals_a_clean_build(seeds_project, tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .cache.authors import with_kept_authors
 from .cache.digests import hex_digest
 from .cache.inputs import CachedReading
 from .cache.manifest import NO_CACHE, CachePaths, Manifest, load_manifest, save_manifest
@@ -22,7 +23,7 @@ from .diagnostics import Diagnostics
 from .model.content import ContentPage, load_content_pages
 from .model.papers import load_author_overrides
 from .model.records import Paper
-from .model.site import site_program, with_authors
+from .model.site import site_program
 from .output.processes import build_lock
 from .output.staging import check_output_dir, site_is_intact, staged_site
 from .progress import SILENT, Progress
@@ -194,7 +195,7 @@ def _built_anew(
         inputs = CorpusInputs(program, caches.folder, found.fingerprint, writer)
         # Started before the authors are joined, which it does not need: so it has the other core.
         with corpus_job_started(inputs, jobs) as corpus:
-            site = with_authors(program, diagnostics, people)
+            site = with_kept_authors(program, people, diagnostics, caches.folder, found.fingerprint)
             result.authors = len(site.authors)
             timer.lap("site")
             known = found.reading.known_digests()

@@ -16,9 +16,9 @@ import pytest
 from conftest import REPO, copy_seeds_project
 from test_build import tree_digest
 
-import confsite.cache.authors
 import confsite.cache.inputs
 import confsite.cache.manifest
+import confsite.cache.site_model
 from confsite.cache.stores import load_pickle, save_pickle
 from confsite.cli.summary import print_summary
 from confsite.diagnostics import ConfsiteError, Diagnostics
@@ -492,6 +492,9 @@ CHANGES = {
     "a neighbour's authors": lambda c: override(
         c, f"{NEIGHBOUR_ID}:\n  authors: [Yuntian Deng, Ada Lovelace]\n"
     ),
+    "a neighbour's first author": lambda c: override(  # its cite key's family name
+        c, f"{NEIGHBOUR_ID}:\n  authors: [Ada Lovelace, Yuntian Deng]\n"
+    ),
     "an award": lambda c: override(c, f"{NEIGHBOUR_ID}:\n  awards: [Outstanding Paper]\n"),
     # Both of Duy Kien Nguyen's papers now spell "Duy-Kien": the name shown changes, and with
     # it the co-authors listed on the pages of R-MAE's other authors, whose cards do not.
@@ -568,30 +571,32 @@ def told_of_authors(result: BuildResult) -> list[str]:
     return [str(p) for p in result.diagnostics.problems if p.kind.startswith("author")]
 
 
-def joinings_counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """A list that grows by one each time a build joins the authors anew."""
-    joined: list[int] = []
-    join = confsite.cache.authors.with_authors
+def made_counted(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """How often a build makes the authors and the cite keys anew (see cache/site_model.py)."""
+    made: Counter[str] = Counter()
+    for name in ("with_authors", "with_cite_keys"):
+        make = getattr(confsite.cache.site_model, name)
 
-    def counted(*args):
-        joined.append(1)
-        return join(*args)
+        def counted(*args, name=name, make=make):
+            made[name] += 1
+            return make(*args)
 
-    monkeypatch.setattr(confsite.cache.authors, "with_authors", counted)
-    return joined
+        monkeypatch.setattr(confsite.cache.site_model, name, counted)
+    return made
 
 
-def test_a_rebuild_that_changes_no_author_takes_the_authors_kept(
+def test_a_rebuild_that_changes_no_author_or_title_takes_the_authors_and_cite_keys_kept(
     seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """An edited abstract changes no paper's id, authors or place: the authors are taken as
-    the last build joined them, and what joining them told is told again."""
+    """An edited abstract changes no paper's id, authors, title, year or place: the authors
+    and cite keys are taken as the last build made them, and what joining the authors told is
+    told again."""
     first = seeds_project[2]
     config, out = clone(seeds_project, tmp_path / "incremental")
     edit_abstract(config)
-    joined = joinings_counted(monkeypatch)
+    made = made_counted(monkeypatch)
     result = run(config, out)
-    assert joined == []
+    assert made == {}
     assert told_of_authors(result) == told_of_authors(first) != []
     assert result.authors == first.authors
     clean_out = tmp_path / "clean"
@@ -599,18 +604,27 @@ def test_a_rebuild_that_changes_no_author_takes_the_authors_kept(
     assert tree_digest(out) == tree_digest(clean_out)
 
 
-@pytest.mark.parametrize("change", ["a neighbour's authors", "source lines moved"])
-def test_authors_are_joined_again_when_what_they_are_joined_from_changes(
+MADE_AGAIN = {
+    "a neighbour's authors": {"with_authors": 1},  # its first author is as it was
+    "a neighbour's first author": {"with_authors": 1, "with_cite_keys": 1},
+    "source lines moved": {"with_authors": 1},  # the notes name where a name was first seen
+    "a neighbour's title": {"with_authors": 1, "with_cite_keys": 1},  # its id follows its title
+    "a venue's year folded into its name": {"with_cite_keys": 1},
+}
+
+
+@pytest.mark.parametrize("change", MADE_AGAIN)
+def test_authors_and_cite_keys_are_made_again_when_what_they_are_made_from_changes(
     change: str, seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A paper's authors, or where the papers are in their dump (the notes name it)."""
     config, out = clone(seeds_project, tmp_path / "incremental")
     CHANGES[change](config)
-    joined = joinings_counted(monkeypatch)
+    made = made_counted(monkeypatch)
     result = run(config, out)
-    assert joined == [1]
+    assert made == MADE_AGAIN[change]
     clean = build(BuildOptions(config, tmp_path / "clean", jobs=2, use_cache=False), Diagnostics())
     assert told_of_authors(result) == told_of_authors(clean)
+    assert tree_digest(out) == tree_digest(tmp_path / "clean")
 
 
 def test_a_rebuild_with_a_new_base_url_equals_a_clean_build(seeds_project, tmp_path: Path) -> None:

@@ -14,10 +14,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .cache.authors import with_kept_authors
 from .cache.digests import hex_digest
 from .cache.inputs import CachedReading
 from .cache.manifest import NO_CACHE, CachePaths, Manifest, load_manifest, save_manifest
+from .cache.site_model import completed_site
 from .config import SiteConfig, load_config
 from .diagnostics import Diagnostics
 from .model.content import ContentPage, load_content_pages
@@ -193,9 +193,10 @@ def _built_anew(
     with build_lock(caches.lock), staged as writer:
         program = site_program(found.config, papers, found.content, found.base_url)
         inputs = CorpusInputs(program, caches.folder, found.fingerprint, writer)
-        # Started before the authors are joined, which it does not need: so it has the other core.
+        # Started before the authors and cite keys are made, which it does not need: so it has
+        # the other core meanwhile.
         with corpus_job_started(inputs, jobs) as corpus:
-            site = with_kept_authors(program, people, diagnostics, caches.folder, found.fingerprint)
+            site = completed_site(program, people, diagnostics, caches.folder, found.fingerprint)
             result.authors = len(site.authors)
             timer.lap("site")
             known = found.reading.known_digests()

@@ -7,7 +7,7 @@ relative to the site root (`papers/<id>/`); the renderer turns them into relativ
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from ..config import SiteConfig
@@ -115,6 +115,7 @@ class Site:
     authors: tuple[Author, ...]
     content_pages: tuple[ContentPage, ...]
     base_url: str | None
+    cite_keys: dict[str, str] = field(default_factory=dict)  # by paper id (see cite_keys.py)
 
     @property
     def title(self) -> str:
@@ -140,11 +141,6 @@ class Site:
     def absolute(self, url: str) -> str | None:
         return f"{self.base_url}{url}" if self.base_url else None
 
-    @cached_property
-    def cite_keys(self) -> dict[str, str]:
-        """Each paper's citation key by id (see cite_keys.py)."""
-        return cite_keys(self.papers)
-
     def proceedings(self, conference: str | None) -> str | None:
         """The full name of a conference's proceedings, when the config gives one."""
         return dict(self.config.proceedings or ()).get(conference) if conference else None
@@ -166,7 +162,7 @@ def build_site(
     """The site model. Related papers are not part of it: they take the longest to compute,
     so pages that do not show them render meanwhile (see render/corpus.py)."""
     program = site_program(config, papers, content_pages, base_url)
-    return with_authors(program, diagnostics, author_overrides)
+    return with_cite_keys(with_authors(program, diagnostics, author_overrides))
 
 
 def site_program(
@@ -175,8 +171,8 @@ def site_program(
     content_pages: tuple[ContentPage, ...],
     base_url: str | None,
 ) -> Site:
-    """The site model without its authors (`authors` is empty): all that related papers and
-    the search index are made from, so their work can start while the authors are joined."""
+    """The site model without its authors and cite keys (both empty): all that related
+    papers and the search index are made from, so their work can start while those are made."""
     ordered = site_order(papers)
     groups = _session_groups(ordered)
     return Site(
@@ -193,5 +189,10 @@ def site_program(
 def with_authors(
     program: Site, diagnostics: Diagnostics, author_overrides: AuthorOverrides = NO_OVERRIDES
 ) -> Site:
-    """The whole site model: `program` (see `site_program`) with its authors."""
+    """`program` (see `site_program`) with its authors."""
     return replace(program, authors=build_authors(program.papers, diagnostics, author_overrides))
+
+
+def with_cite_keys(program: Site) -> Site:
+    """`program` (see `site_program`) with its cite keys."""
+    return replace(program, cite_keys=cite_keys(program.papers))

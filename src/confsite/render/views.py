@@ -251,15 +251,9 @@ class Views:
 
     def prepare_shared(self) -> None:
         """Make what many pages share (every paper's card fields, by way of the all-papers
-        listing; the site's lookups; the cite keys), so that processes forked after this
-        inherit it instead of each making it again."""
-        for name in (
-            "paper_by_id",
-            "author_by_name",
-            "session_by_key",
-            "collection_of",
-            "cite_keys",
-        ):
+        listing; the site's lookups), so that processes forked after this inherit it instead
+        of each making it again."""
+        for name in ("paper_by_id", "author_by_name", "session_by_key", "collection_of"):
             getattr(self.site, name)
         for name in ("_collection_starts", "_positions", "_author_places", "_letters"):
             getattr(self, name)

@@ -604,6 +604,21 @@ def test_a_rebuild_that_changes_no_author_or_title_takes_the_authors_and_cite_ke
     assert tree_digest(out) == tree_digest(clean_out)
 
 
+def test_a_warning_joining_the_authors_gave_is_told_again_when_they_are_kept(
+    seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config, out = clone(seeds_project, tmp_path / "incremental")
+    override(config, "_authors:\n  same:\n    - [Nobody Known, Somebody Unknown]\n")
+    made = made_counted(monkeypatch)
+    first = run(config, out)
+    warned = [str(p) for p in first.diagnostics.problems if p.kind == "overrides"]
+    assert made["with_authors"] == 1 and len(warned) == 2  # "no paper lists the author"
+    edit_abstract(config)
+    again = run(config, out)
+    assert made["with_authors"] == 1  # taken, not made again
+    assert [str(p) for p in again.diagnostics.problems if p.kind == "overrides"] == warned
+
+
 MADE_AGAIN = {
     "a neighbour's authors": {"with_authors": 1},  # its first author is as it was
     "a neighbour's first author": {"with_authors": 1, "with_cite_keys": 1},

@@ -115,7 +115,9 @@ class Site:
     authors: tuple[Author, ...]
     content_pages: tuple[ContentPage, ...]
     base_url: str | None
-    cite_keys: dict[str, str] = field(default_factory=dict)  # by paper id (see cite_keys.py)
+    # Each paper's citation key by id (see cite_keys.py), made from `papers` by `with_cite_keys`:
+    # a site given other papers needs them made again. Not compared: they follow from papers.
+    cite_keys: dict[str, str] = field(default_factory=dict, compare=False)
 
     @property
     def title(self) -> str:

@@ -201,7 +201,7 @@ def _split_at_style(runs: list[_Run]) -> list[list[_Run]]:
             parts
             and parts[-1][0].style == run.style
             or parts
-            and not re.search(r"\w", run.text)  # spaces and punctuation between two runs
+            and not WORD_CHARACTER.search(run.text)  # spaces and punctuation between two runs
         ):
             parts[-1].append(run)
         else:

@@ -574,7 +574,7 @@ def told_of_authors(result: BuildResult) -> list[str]:
 def made_counted(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     """How often a build makes the authors and the cite keys anew (see cache/site_model.py)."""
     made: Counter[str] = Counter()
-    for name in ("with_authors", "with_cite_keys"):
+    for name in ("build_authors", "cite_keys"):
         make = getattr(confsite.cache.site_model, name)
 
         def counted(*args, name=name, make=make):
@@ -612,19 +612,19 @@ def test_a_warning_joining_the_authors_gave_is_told_again_when_they_are_kept(
     made = made_counted(monkeypatch)
     first = run(config, out)
     warned = [str(p) for p in first.diagnostics.problems if p.kind == "overrides"]
-    assert made["with_authors"] == 1 and len(warned) == 2  # "no paper lists the author"
+    assert made["build_authors"] == 1 and len(warned) == 2  # "no paper lists the author"
     edit_abstract(config)
     again = run(config, out)
-    assert made["with_authors"] == 1  # taken, not made again
+    assert made["build_authors"] == 1  # taken, not made again
     assert [str(p) for p in again.diagnostics.problems if p.kind == "overrides"] == warned
 
 
 MADE_AGAIN = {
-    "a neighbour's authors": {"with_authors": 1},  # its first author is as it was
-    "a neighbour's first author": {"with_authors": 1, "with_cite_keys": 1},
-    "source lines moved": {"with_authors": 1},  # the notes name where a name was first seen
-    "a neighbour's title": {"with_authors": 1, "with_cite_keys": 1},  # its id follows its title
-    "a venue's year folded into its name": {"with_cite_keys": 1},
+    "a neighbour's authors": {"build_authors": 1},  # its first author is as it was
+    "a neighbour's first author": {"build_authors": 1, "cite_keys": 1},
+    "source lines moved": {"build_authors": 1},  # the notes name where a name was first seen
+    "a neighbour's title": {"build_authors": 1, "cite_keys": 1},  # its id follows its title
+    "a venue's year folded into its name": {"cite_keys": 1},
 }
 
 

@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Diagnostics, Problem
-from ..model.authors import Author, AuthorOverrides
-from ..model.site import Site, with_authors, with_cite_keys
+from ..model.authors import Author, AuthorOverrides, build_authors
+from ..model.cite_keys import cite_keys
+from ..model.site import Site
 from .digests import digest
 from .stores import load_pickle, save_pickle
 
@@ -47,21 +48,19 @@ def completed_site(
     """`program` (see `site_program`) with its authors and cite keys, each taken from the last
     build when made from the same inputs."""
 
+    papers = program.papers
+
     def joined() -> JoinedAuthors:
         told_before = len(diagnostics.problems)
-        authors = with_authors(program, diagnostics, overrides).authors
+        authors = build_authors(papers, diagnostics, overrides)
         return JoinedAuthors(authors, tuple(diagnostics.problems[told_before:]))
 
-    def keyed() -> dict[str, str]:
-        return with_cite_keys(program).cite_keys
-
-    papers = program.papers
     named = [(p.id, p.authors, p.loc.path, p.loc.line, p.loc.end_line) for p in papers]
     people, was_kept = _kept(folder, AUTHORS_FILE, fingerprint, (named, overrides), joined)
     if was_kept:
         diagnostics.problems.extend(people.told)
     titled = [(p.id, p.authors[:1], p.year, p.title) for p in papers]
-    keys, _ = _kept(folder, CITE_KEYS_FILE, fingerprint, titled, keyed)
+    keys, _ = _kept(folder, CITE_KEYS_FILE, fingerprint, titled, lambda: cite_keys(papers))
     return replace(program, authors=people.authors, cite_keys=keys)
 
 

@@ -115,8 +115,9 @@ class Site:
     authors: tuple[Author, ...]
     content_pages: tuple[ContentPage, ...]
     base_url: str | None
-    # Each paper's citation key by id (see cite_keys.py), made from `papers` by `with_cite_keys`:
-    # a site given other papers needs them made again. Not compared: they follow from papers.
+    # Each paper's citation key by id (see cite_keys.py), made from `papers` with the authors
+    # (`build_site`, cache/site_model.py): a site given other papers needs them made again.
+    # Not compared: they follow from the papers.
     cite_keys: dict[str, str] = field(default_factory=dict, compare=False)
 
     @property
@@ -164,7 +165,8 @@ def build_site(
     """The site model. Related papers are not part of it: they take the longest to compute,
     so pages that do not show them render meanwhile (see render/corpus.py)."""
     program = site_program(config, papers, content_pages, base_url)
-    return with_cite_keys(with_authors(program, diagnostics, author_overrides))
+    authors = build_authors(program.papers, diagnostics, author_overrides)
+    return replace(program, authors=authors, cite_keys=cite_keys(program.papers))
 
 
 def site_program(
@@ -187,14 +189,3 @@ def site_program(
         base_url=base_url,
     )
 
-
-def with_authors(
-    program: Site, diagnostics: Diagnostics, author_overrides: AuthorOverrides = NO_OVERRIDES
-) -> Site:
-    """`program` (see `site_program`) with its authors."""
-    return replace(program, authors=build_authors(program.papers, diagnostics, author_overrides))
-
-
-def with_cite_keys(program: Site) -> Site:
-    """`program` (see `site_program`) with its cite keys."""
-    return replace(program, cite_keys=cite_keys(program.papers))

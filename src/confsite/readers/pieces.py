@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from .base import SourceText
 from .html_text import html_tree
-from .line_kinds import fact_of
+from .line_kinds import WORD_CHARACTER, fact_of
 
 if TYPE_CHECKING:
     from bs4 import Tag
@@ -25,7 +25,6 @@ SPACES = re.compile(r"\s+")
 HEADING_TAG = re.compile(r"h[1-6]")
 NON_WORD_RUN = re.compile(r"[^\w]+")
 WORD_GAPS = re.compile(r"[\s,;.·]+")
-WORD_CHARACTER = re.compile(r"\w")
 
 
 @dataclass(frozen=True)

@@ -43,8 +43,8 @@ CpuSeconds = dict[str, float]
 
 @dataclass(frozen=True)
 class CorpusInputs:
-    """What the corpus work is made from: the site model without its authors (see
-    `site_program`), where its caches are kept between builds (with the code's fingerprint,
+    """What the corpus work is made from: the site model without its authors and cite keys
+    (see `site_program`), where its caches are kept between builds (with the code's fingerprint,
     which they must match), and where it stages the search index."""
 
     site: Site

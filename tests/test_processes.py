@@ -1,14 +1,19 @@
-"""Results from a forked child (output/processes.py · ForkedResults).
+"""Results from a forked child (output/processes.py · ForkedResults), and where the collector
+runs in a build.
 
 The forked cases run in a fresh interpreter: a process with other threads (a browser test's,
 a server's) never forks, and makes the results itself instead."""
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
+from conftest import copy_seeds_project
 
 from confsite.output.processes import ForkedResults
 
@@ -69,6 +74,30 @@ results.close()
 """
 
 
+COLLECTOR = """
+import gc
+from confsite.output.processes import ForkedResults, collecting, collector_off, worker_pool
+
+class Worker:
+    def collector(self, _):
+        return gc.isenabled(), gc.get_threshold()[0]
+
+with collector_off():
+    print("off", gc.isenabled())
+    child = ForkedResults(lambda: iter([gc.isenabled()]))
+    print("forked child", child.next())
+    child.close()
+    with worker_pool(Worker(), 2) as pool:
+        print("pool worker", list(pool.map_unordered("collector", [0])))
+    with worker_pool(Worker(), 1) as pool:
+        print("pool here", list(pool.map_unordered("collector", [0])))
+    with collecting():
+        print("collecting", gc.isenabled())
+    print("after collecting", gc.isenabled())
+print("after", gc.isenabled())
+"""
+
+
 def run_script(script: str, *args: str) -> list[str]:
     ran = subprocess.run(
         [sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=120
@@ -106,3 +135,50 @@ def test_what_the_work_raises_is_raised_where_its_result_is_asked_for() -> None:
     mount point) must reach the build, which reports it as a write error, not kill the child
     with a traceback and leave the build an internal error."""
     assert run_script(RAISES) == ["first", "True site/search/index.js"]
+
+
+def test_the_collector_runs_where_garbage_is_made_and_is_off_elsewhere() -> None:
+    """A build's main process keeps what it makes, and runs with the collector off; its
+    workers, which render pages and drop cyclic garbage, turn it on (tuned), as does work
+    done in the main process in their stead; each state is restored after."""
+    assert run_script(COLLECTOR) == [
+        "off False",
+        "forked child True",
+        "pool worker [(True, 50000)]",
+        "pool here [(True, 50000)]",
+        "collecting True",
+        "after collecting False",
+        "after True",
+    ]
+
+
+def test_a_build_reads_with_the_collector_on_and_models_with_it_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Parsers' trees are cyclic garbage once a source is read: reading collects; the site
+    model, which is kept, is made with the collector off; after the build it is on again."""
+    import confsite.cache.inputs as inputs
+    import confsite.pipeline as pipeline
+    from confsite.diagnostics import Diagnostics
+
+    seen: dict[str, list[bool]] = {"read": [], "model": []}
+    read_source, site_program = inputs.read_source, pipeline.site_program
+
+    def reading(*args: object) -> object:
+        seen["read"].append(gc.isenabled())
+        return read_source(*args)
+
+    def modelling(*args: object) -> object:
+        seen["model"].append(gc.isenabled())
+        return site_program(*args)
+
+    monkeypatch.setattr(inputs, "read_source", reading)
+    monkeypatch.setattr(pipeline, "site_program", modelling)
+    project = copy_seeds_project(tmp_path)
+    options = pipeline.BuildOptions(
+        config_path=project / "site.yaml", out=tmp_path / "out", jobs=1
+    )
+    pipeline.build(options, Diagnostics())
+    assert seen["read"] and all(seen["read"])
+    assert seen["model"] == [False]
+    assert gc.isenabled()

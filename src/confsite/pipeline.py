@@ -6,11 +6,8 @@ half-written site.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import os
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,7 +21,7 @@ from .model.content import ContentPage, load_content_pages
 from .model.papers import load_author_overrides
 from .model.records import Paper
 from .model.site import site_program
-from .output.processes import build_lock
+from .output.processes import build_lock, collector_off
 from .output.staging import check_output_dir, site_is_intact, staged_site
 from .progress import SILENT, Progress
 from .readers.plugins import site_registry
@@ -98,22 +95,10 @@ def model_digest(inputs_key: str, base_url: str | None, content: tuple[ContentPa
     return hex_digest(inputs_key, base_url, content)
 
 
-@contextlib.contextmanager
-def collector_tuned_for_builds() -> Iterator[None]:
-    """A build allocates millions of objects and keeps most of them: the collector's default
-    of a young-generation pass every 700 allocations re-scans them for nothing."""
-    thresholds = gc.get_threshold()
-    gc.set_threshold(50_000, *thresholds[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*thresholds)
-
-
 def build(
     options: BuildOptions, diagnostics: Diagnostics, progress: Progress = SILENT
 ) -> BuildResult:
-    with collector_tuned_for_builds():
+    with collector_off():
         return _build(options, diagnostics, progress)
 
 

@@ -20,7 +20,14 @@ from ..diagnostics import ConfsiteError, Diagnostics, Problem
 from ..model.merge import MergedGroups
 from ..model.papers import merge_sources, normalize_source, overrides_path
 from ..model.records import Entry, Paper
-from ..output.processes import ChildStopped, ForkedResults, ForkedWork, forked, forks
+from ..output.processes import (
+    ChildStopped,
+    ForkedResults,
+    ForkedWork,
+    collecting,
+    forked,
+    forks,
+)
 from ..readers.registry import Registry
 from ..readers.sources import SourceReading, read_every_source, read_source
 from .digests import PaperDigests, hex_digest
@@ -149,13 +156,14 @@ class CachedReading:
         reader by name, which a forked child can send: a site's own reader may not pickle),
         or the error reading it gave."""
         made: dict[int, CachedSource | ConfsiteError] = {}
-        for index in indices:
-            try:
-                read = read_source(self.config, self.config.sources[index], self.readers)
-            except ConfsiteError as err:
-                made[index] = err
-                continue
-            made[index] = CachedSource.of(read, normalize_source(read, index))
+        with collecting():  # parsers' trees are cyclic garbage once a source is read
+            for index in indices:
+                try:
+                    read = read_source(self.config, self.config.sources[index], self.readers)
+                except ConfsiteError as err:
+                    made[index] = err
+                    continue
+                made[index] = CachedSource.of(read, normalize_source(read, index))
         return made
 
     def _child_share(self, fresh: list[int]) -> list[int]:

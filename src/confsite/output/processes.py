@@ -84,15 +84,21 @@ def collector_on() -> None:
 @contextlib.contextmanager
 def collecting() -> Iterator[None]:
     """The collector on, tuned, for work done here that drops cyclic garbage (a parser's
-    trees, pages rendered in this process); as it was afterwards."""
-    enabled, thresholds = gc.isenabled(), gc.get_threshold()
+    trees, pages rendered in this process); as it was afterwards. What this process made
+    before is frozen meanwhile: turned on after millions of objects, the collector's first
+    passes scanned them all."""
+    if gc.isenabled():
+        yield
+        return
+    thresholds = gc.get_threshold()
+    gc.freeze()
     collector_on()
     try:
         yield
     finally:
+        gc.disable()
         gc.set_threshold(*thresholds)
-        if not enabled:
-            gc.disable()
+        gc.unfreeze()
 
 
 @contextlib.contextmanager

@@ -27,6 +27,7 @@ from ..output.processes import (
     collecting,
     forked,
     forks,
+    young_garbage_collected,
 )
 from ..readers.registry import Registry
 from ..readers.sources import SourceReading, read_every_source, read_source
@@ -199,6 +200,7 @@ class CachedReading:
         papers, groups = merge_sources(self.config, reads, entries, diagnostics, cache.groups)
         problems = diagnostics.problems[already:]
         self._note_kept(papers, groups, cache.groups)
+        young_garbage_collected()  # before forking, which moves what is young to the oldest
         # Saved by a forked child (pickling takes seconds at archive scale, while the other
         # core waits), now, not after the site: the records the cache holds need not be kept
         # through the rest of the build.

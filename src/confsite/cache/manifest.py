@@ -97,10 +97,7 @@ def save_manifest(path: Path | None, manifest: Manifest) -> None:
         "version": __version__,
         "model": manifest.model,
         "report": report_to_json(manifest.report) if manifest.report else None,
-        "files": {
-            name: [e.digest, e.size, e.mtime_ns, e.inode, e.key]
-            for name, e in sorted(manifest.files.items())
-        },
+        "files": dict(sorted(manifest.files.items())),  # each entry, a tuple, as a list
     }
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

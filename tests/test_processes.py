@@ -76,7 +76,9 @@ results.close()
 
 COLLECTOR = """
 import gc
-from confsite.output.processes import ForkedResults, collecting, collector_off, worker_pool
+from confsite.output.processes import (
+    ForkedResults, collecting, collector_off, objects_frozen, worker_pool
+)
 
 class Worker:
     def collector(self, _):
@@ -93,7 +95,10 @@ with collector_off():
         print("pool here", list(pool.map_unordered("collector", [0])))
     with collecting():
         print("collecting", gc.isenabled())
-    print("after collecting", gc.isenabled())
+        with objects_frozen():
+            pass
+        print("still frozen", gc.get_freeze_count() > 0)
+    print("after collecting", gc.isenabled(), gc.get_threshold()[0], gc.get_freeze_count())
 print("after", gc.isenabled())
 """
 
@@ -140,14 +145,16 @@ def test_what_the_work_raises_is_raised_where_its_result_is_asked_for() -> None:
 def test_the_collector_runs_where_garbage_is_made_and_is_off_elsewhere() -> None:
     """A build's main process keeps what it makes, and runs with the collector off; its
     workers, which render pages and drop cyclic garbage, turn it on (tuned), as does work
-    done in the main process in their stead; each state is restored after."""
+    done in the main process in their stead; each state is restored after (a freeze made
+    within another is let go only by the outer one)."""
     assert run_script(COLLECTOR) == [
         "off False",
         "forked child True",
         "pool worker [(True, 50000)]",
         "pool here [(True, 50000)]",
         "collecting True",
-        "after collecting False",
+        "still frozen True",
+        "after collecting False 700 0",
         "after True",
     ]
 

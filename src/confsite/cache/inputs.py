@@ -157,7 +157,9 @@ class CachedReading:
         reader by name, which a forked child can send: a site's own reader may not pickle),
         or the error reading it gave."""
         made: dict[int, CachedSource | ConfsiteError] = {}
-        with collecting():  # parsers' trees are cyclic garbage once a source is read
+        # Parsers' trees are cyclic garbage once a source is read. Entered even with nothing
+        # to read: its end is where merging's young-generation pass starts from.
+        with collecting():
             for index in indices:
                 try:
                     read = read_source(self.config, self.config.sources[index], self.readers)

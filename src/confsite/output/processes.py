@@ -74,11 +74,25 @@ YOUNG_PASS = 50_000
 
 
 def collector_on() -> None:
-    """The collector on, tuned, for the rest of this process: a forked worker's pages and
-    indexes drop cyclic garbage, which a build's main process, with the collector off, makes
-    little of."""
+    """The collector on, tuned (a forked worker's for good): its pages and indexes drop
+    cyclic garbage, which a build's main process, with the collector off, makes little of."""
     gc.set_threshold(YOUNG_PASS, *gc.get_threshold()[1:])
     gc.enable()
+
+
+@contextlib.contextmanager
+def objects_frozen() -> Iterator[None]:
+    """What exists kept from the collector meanwhile: while processes are forked, so it does
+    not touch, and so copy, what the children share; while `collecting`, so it scans only
+    what the work makes. Let go after only by the freeze that made it, as freezing is one
+    set for the whole process."""
+    outermost = gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        yield
+    finally:
+        if outermost:
+            gc.unfreeze()
 
 
 @contextlib.contextmanager
@@ -91,21 +105,21 @@ def collecting() -> Iterator[None]:
         yield
         return
     thresholds = gc.get_threshold()
-    gc.freeze()
-    collector_on()
-    try:
-        yield
-    finally:
-        gc.disable()
-        gc.set_threshold(*thresholds)
-        gc.unfreeze()
+    with objects_frozen():
+        collector_on()
+        try:
+            yield
+        finally:
+            gc.disable()
+            gc.set_threshold(*thresholds)
 
 
 @contextlib.contextmanager
 def collector_off() -> Iterator[None]:
     """The collector off: for a build's main process, which keeps nearly every object it
-    makes until it ends, so that the collector's passes found nothing and were a fifth of a
-    rebuild's time in that process at archive scale."""
+    makes until it ends, so the collector's passes found nothing, yet took a fifth of a
+    rebuild's time in that process at archive scale. (Under `confsite serve` the server's
+    threads go without it while a build runs.)"""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -116,21 +130,11 @@ def collector_off() -> Iterator[None]:
 
 
 def young_garbage_collected() -> None:
-    """One pass over what was made since the collector last ran, with it off: a cycle there
-    (a TeX parser's error holds its frames, and they their callers') can keep alive what
-    the callers held, such as the records merging is done with."""
+    """One pass over the young generation, with the collector off: what was made since the
+    last collection, freeze or unfreeze (for merging, since reading's `collecting` ended).
+    A cycle there (a TeX parser's error holds its frames, and they their callers') can keep
+    alive what the callers held, such as the records merging is done with."""
     gc.collect(0)
-
-
-@contextlib.contextmanager
-def objects_frozen() -> Iterator[None]:
-    """While processes are forked: the collector kept from touching, and so copying, the
-    objects the children share with this process."""
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
 
 
 class ForkedWork:

@@ -15,7 +15,13 @@ from pathlib import Path
 import pytest
 from conftest import copy_seeds_project
 
-from confsite.output.processes import ForkedResults
+import confsite.cache.inputs as inputs
+import confsite.pipeline as pipeline
+from confsite.config import load_config
+from confsite.diagnostics import Diagnostics
+from confsite.model.records import Entry
+from confsite.output.processes import ForkedResults, collector_off
+from confsite.readers.plugins import site_registry
 
 GOES_ON = """
 import sys, time
@@ -164,9 +170,6 @@ def test_a_build_reads_with_the_collector_on_and_models_with_it_off(
 ) -> None:
     """Parsers' trees are cyclic garbage once a source is read: reading collects; the site
     model, which is kept, is made with the collector off; after the build it is on again."""
-    import confsite.cache.inputs as inputs
-    import confsite.pipeline as pipeline
-    from confsite.diagnostics import Diagnostics
 
     seen: dict[str, list[bool]] = {"read": [], "model": []}
     read_source, site_program = inputs.read_source, pipeline.site_program
@@ -198,12 +201,6 @@ def test_merging_frees_the_records_a_cycle_made_meanwhile_would_keep(
     merging's, which hold every record (seen at 100,000 papers: 600,000 objects kept to the
     end of a rebuild). With the collector off, merging collects what it made, so the records
     are freed when it is done with them. The cycle is made here by hand, holding the entries."""
-    import confsite.cache.inputs as inputs
-    from confsite.config import load_config
-    from confsite.diagnostics import Diagnostics
-    from confsite.model.records import Entry
-    from confsite.output.processes import collector_off
-    from confsite.readers.plugins import site_registry
 
     merge_sources = inputs.merge_sources
 

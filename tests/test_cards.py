@@ -95,7 +95,7 @@ def test_a_card_made_later_reads_as_the_card_made_at_once(views: Views) -> None:
     site = views.site
     paper = next(p for p in site.papers if p.abstract and p.title and p.awards)
     eager = views.card(paper, brief=True)
-    made = PaperDigests(cards={paper.id: views.digests_made().cards[paper.id]})
+    made = PaperDigests(cards={paper.id: views.digests_made({}).cards[paper.id]})
     kept = Views(site, made)
     reads = [
         lambda card: dict(card.filled()) if hasattr(card, "filled") else dict(card),

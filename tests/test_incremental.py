@@ -22,10 +22,13 @@ import confsite.cache.site_model
 from confsite.cache.stores import load_pickle, save_pickle
 from confsite.cli.summary import print_summary
 from confsite.diagnostics import ConfsiteError, Diagnostics
+from confsite.model.authors import Author
+from confsite.model.records import Paper
 from confsite.pipeline import BuildOptions, BuildResult, build
 from confsite.render.assets import build_fingerprint
 from confsite.render.download_formats import DOWNLOADS
 from confsite.render.downloads import DownloadPieces
+from confsite.render.views import Views
 
 # A paper of the 2023 dump whose abstract sentence we edit (checked by hand in the dump).
 EDITED_DUMP = "iclr2023-poster-session-3.txt"
@@ -487,6 +490,31 @@ def add_content_page(config: Path) -> None:
     (config.parent / "content" / "venues.md").write_text("# Venues\n\nWhere it was held.\n")
 
 
+# An abstract on another subject: the edited paper leaves other papers' related lists, and
+# papers that are unchanged themselves take their places there.
+UNRELATED_ABSTRACT = (
+    "We study the thermal conductivity of layered ceramic composites under cyclic loading in "
+    "marine environments, measuring how salt crystallisation in the pores changes heat "
+    "transport across thousands of cycles, and we propose a simple empirical law that "
+    "engineers can use when designing hull insulation for long voyages."
+)
+
+
+def edit_dump(config: Path, old: str, new: str) -> None:
+    dump = config.parent / "seeds" / EDITED_DUMP
+    text = dump.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    dump.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def abstract_on_another_subject(config: Path) -> None:
+    dump = config.parent / "seeds" / EDITED_DUMP
+    lines = dump.read_text(encoding="utf-8").split("\n")
+    (line,) = [n for n, text in enumerate(lines) if EDITED_TEXT in text]
+    lines[line] = UNRELATED_ABSTRACT
+    dump.write_text("\n".join(lines), encoding="utf-8")
+
+
 CHANGES = {
     "a neighbour's title": lambda c: override(c, f"{NEIGHBOUR_ID}:\n  title: A New Title\n"),
     "a neighbour's authors": lambda c: override(
@@ -511,6 +539,17 @@ CHANGES = {
     "a venue's year folded into its name": fold_year_into_venue,
     "the site's title": retitle_site,
     "a content page": add_content_page,
+    # Changes within the dump that leave every paper's id, cite key and authors as they
+    # were: pages are then taken without keying them unless they show a changed paper
+    # (render/unchanged.py), so these check what a page is known to show.
+    # A paper's id is its title's slug: a word's case, or a decision, keeps it.
+    "a neighbour's title in another case": lambda c: edit_dump(
+        c, NEIGHBOUR_TITLE, NEIGHBOUR_TITLE.replace(" with ", " With ")
+    ),
+    "a neighbour's decision": lambda c: edit_dump(
+        c, f"/ poster accept\n{NEIGHBOUR_TITLE}", f"/ top 25% paper\n{NEIGHBOUR_TITLE}"
+    ),
+    "an abstract that moves other papers' related papers": abstract_on_another_subject,
 }
 # Whether every page shows what the change reaches (the site's title, its navigation).
 EVERY_PAGE = {"the site's title", "a content page"}
@@ -531,6 +570,42 @@ def test_a_rebuild_after_any_change_equals_a_clean_build(
     # Pages were reused, or the comparison would prove nothing about keys.
     assert result.pages_rendered > 0
     assert (result.pages_rendered == result.pages) == (change in EVERY_PAGE)
+
+
+def keys_counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
+    """The papers and authors whose pages are keyed, by id and name (in this process)."""
+    keyed: dict[str, list[str]] = {"papers": [], "authors": []}
+    paper_key, author_key = Views.paper_key, Views.author_key
+
+    def paper_counted(views: Views, paper: Paper, salt: bytes) -> str:
+        keyed["papers"].append(paper.id)
+        return paper_key(views, paper, salt)
+
+    def author_counted(views: Views, author: Author, salt: bytes) -> str:
+        keyed["authors"].append(author.name)
+        return author_key(views, author, salt)
+
+    monkeypatch.setattr(Views, "paper_key", paper_counted)
+    monkeypatch.setattr(Views, "author_key", author_counted)
+    return keyed
+
+
+def test_a_rebuild_keys_only_the_pages_that_show_a_changed_paper(
+    seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An edited abstract: the paper's page, its neighbours' in its session and its authors'
+    pages are keyed, with the pages of the few papers whose related papers changed; not the
+    6,000 others. (Its authors, and the papers before and after it, read in the dump.)"""
+    config, out = clone(seeds_project, tmp_path / "incremental")
+    edit_abstract(config)
+    keyed = keys_counted(monkeypatch)
+    run(config, out, jobs=1)
+    assert sorted(keyed["authors"]) == [
+        "Cornelia Fermuller", "Eadom Dessalene", "Michael Maynord", "Yiannis Aloimonos"
+    ]  # fmt: skip
+    neighbours = {"few-shot-backdoor-attacks-via-neural-tangent-kernels", NEIGHBOUR_ID}
+    assert {EDITED_ID} | neighbours <= set(keyed["papers"])
+    assert len(keyed["papers"]) <= 10
 
 
 def test_a_rebuild_after_an_override_is_taken_away_equals_a_clean_build(

@@ -184,9 +184,17 @@ def _built_anew(
             site = completed_site(program, people, diagnostics, caches.folder, found.fingerprint)
             result.authors = len(site.authors)
             timer.lap("site")
-            known = found.reading.known_digests()
+            known, last = found.reading.known_digests(), found.reading.last_digests
             rendered = render_site(
-                site, writer, found.fingerprint, corpus, caches.downloads, progress, jobs, known
+                site,
+                writer,
+                found.fingerprint,
+                corpus,
+                caches.downloads,
+                progress,
+                jobs,
+                known,
+                last,
             )
         writer.finish(rendered.files)
         found.reading.save_digests(rendered.digests)

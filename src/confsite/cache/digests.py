@@ -80,17 +80,23 @@ CardDigests = tuple[tuple[str, ...], bytes, bytes]
 @dataclass(frozen=True)
 class PaperDigests:
     """What a build digested of each paper: its record (see render/views.py ·
-    `Views.paper_digest`) and its card, kept for the next build (cache/inputs.py ·
-    `known_digests`), which takes those of unchanged papers instead of making them again.
-    `inputs_key` is the input cache's of the build that made them."""
+    `Views.paper_digest`), its card and its related papers, with the site's structure
+    (render/unchanged.py), kept for the next build (cache/inputs.py · `known_digests`), which
+    takes those of unchanged papers instead of making them again, and their pages' keys
+    while the structure is the same. `inputs_key` is the input cache's of the build that
+    made them."""
 
     digests: dict[str, bytes] = field(default_factory=dict)
     cards: dict[str, CardDigests] = field(default_factory=dict)
     inputs_key: str = ""
+    structure: bytes = b""
+    related: dict[str, bytes] = field(default_factory=dict)
 
     def only(self, paper_ids: set[str]) -> PaperDigests:
         return PaperDigests(
             {i: made for i, made in self.digests.items() if i in paper_ids},
             {i: made for i, made in self.cards.items() if i in paper_ids},
             self.inputs_key,
+            self.structure,
+            {i: made for i, made in self.related.items() if i in paper_ids},
         )

@@ -219,15 +219,21 @@ class CachedReading:
             paper.id for paper in papers if (made := groups.get(paper.id)) and made[1] is paper
         }
 
-    def known_digests(self) -> PaperDigests:
-        """What the last build digested of papers that are as it made them: merged from the
-        same entries, and changed by no override then or now (which only its own papers
-        were: an override's result is a new paper each build)."""
+    @functools.cached_property
+    def last_digests(self) -> PaperDigests:
+        """What the last build digested of its papers (those no override changed), when it
+        made the input cache merging compared with; else nothing."""
         path = self.path.with_name(PAPER_DIGESTS_FILE) if self.path else None
         stored = load_pickle(path, self.fingerprint, PaperDigests)
         if stored is None or stored.inputs_key != self._last_inputs_key:
             return PaperDigests()
-        return stored.only(self._kept & self._own)
+        return stored
+
+    def known_digests(self) -> PaperDigests:
+        """What the last build digested of papers that are as it made them: merged from the
+        same entries, and changed by no override then or now (which only its own papers
+        were: an override's result is a new paper each build)."""
+        return self.last_digests.only(self._kept & self._own)
 
     def save_digests(self, made: PaperDigests) -> None:
         """Keep this build's paper digests for the next one (see `known_digests`)."""

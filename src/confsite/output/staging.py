@@ -151,13 +151,14 @@ class StagingWriter:
         self._site, self._staging = str(folders.out_dir), str(folders.staging)
         self.keep_replaced = False  # keep the site this build replaces as the next spare
 
-    def reuse(self, path: str, key: str) -> FileEntry | None:
-        """Stage the current site's file for `path`, if it was made from the same `key` and
-        is still as that build left it; None when the file must be made anew."""
+    def reuse(self, path: str, key: str | None = None) -> FileEntry | None:
+        """Stage the current site's file for `path`, if it was made from the same `key` (or
+        from any, for a page known to be made from what the last build made it from) and is
+        still as that build left it; None when the file must be made anew."""
         entry = self.previous.files.get(path)
-        if entry is None or entry.key != key or not self._stage_previous(path, entry):
+        if entry is None or not entry.key or key not in (None, entry.key):
             return None
-        return entry
+        return entry if self._stage_previous(path, entry) else None
 
     def current_file(self, path: str) -> tuple[Path, str] | None:
         """The current site's file at `path` and the digest of its bytes, while it is still

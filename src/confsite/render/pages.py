@@ -84,8 +84,12 @@ class RenderJob:
     def stage(self, maker: Callable[[], Page] | KeyedPage) -> tuple[str, FileEntry, bool]:
         """The current site's file for the page when it was made from the same key, else
         the page rendered. A `KeyedPage` is keyed without making its context; another page
-        is made first, and keyed by its context."""
+        is made first, and keyed by its context. A page known to be as the last build made
+        it is not keyed: its file is taken under the key that build recorded."""
         if isinstance(maker, KeyedPage):
+            kept = self.writer.reuse(maker.path) if maker.unchanged() else None
+            if kept is not None:
+                return maker.path, kept, False
             path, key, make = maker.path, maker.key(self.salt), maker.make
         else:
             page = maker()
@@ -152,6 +156,7 @@ def render_site(
     progress: Progress = SILENT,
     jobs: int = 1,
     known_digests: PaperDigests | None = None,
+    last_digests: PaperDigests | None = None,
 ) -> RenderResult:
     """Stage every file of the site, pages in `jobs` processes. The workers key each page,
     keep the current site's file when its key is unchanged and render the others: first the
@@ -159,12 +164,14 @@ def render_site(
     pages. What many pages share is made here before the workers fork, so that no worker
     makes it again: the site's lookups and the cite keys, and on a full build every paper's
     card (see `_render_cards_ahead`). `known_digests` are what the last build digested of
-    unchanged papers (see `Views.paper_digest`); the result has every paper's."""
+    unchanged papers (see `Views.paper_digest`), `last_digests` what it digested of every
+    paper (see render/unchanged.py); the result has every paper's."""
     theme_dir = theme_folder(site.config)
-    views = Views(site, known_digests)
+    views = Views(site, known_digests, last_digests)
     environment = make_environment(theme_dir)
     views.prepare_shared()
     views.prepare_digests()
+    views.prepare_unchanged(salt)
     if not writer.previous.files and forks(jobs) and cards_ahead_fit(theme_dir):
         with template_errors_located(theme_dir):
             _render_cards_ahead(views, environment)
@@ -180,7 +187,7 @@ def render_site(
         result.collect(pages, "render", progress)
         result.collect(downloads, "downloads")
     progress.finish()
-    result.digests = views.digests_made()
+    result.digests = views.digests_made(corpus.related()[0])
     for path, data in other_files(site, theme_dir, sorted(result.files)):
         result.add(path, writer.put(path, data))
     for path, entry in search.items():

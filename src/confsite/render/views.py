@@ -24,6 +24,7 @@ from .citation import citation_of
 from .labels import badges, stand_in, title_text
 from .metadata import paper_details, reading_links
 from .not_found import not_found_context
+from .unchanged import Unchanged, related_digest, structure_digest
 
 FULL_CARDS_KEPT = 20_000  # see Views.__init__
 # A listing names at most this many authors of a paper; its own page names them all. Without a
@@ -47,14 +48,20 @@ class Page:
     context: dict[str, Any] = field(default_factory=dict)
 
 
+def _not_known() -> bool:
+    return False
+
+
 @dataclass(frozen=True)
 class KeyedPage:
     """A page keyed from what it is made from (`key(salt)`, see `Views.paper_key`), so a
-    rebuild makes its context (`make`) only when the key changed."""
+    rebuild makes its context (`make`) only when the key changed, and keys it only when
+    it is not known to be as the last build made it (`unchanged()`: render/unchanged.py)."""
 
     path: str
     key: Callable[[bytes], str]
     make: Callable[[], Page]
+    unchanged: Callable[[], bool] = _not_known
 
 
 def root_for(path: str) -> str:
@@ -227,7 +234,9 @@ class CardMaking:
 
 
 class Views:
-    def __init__(self, site: Site, known: PaperDigests | None = None) -> None:
+    def __init__(
+        self, site: Site, known: PaperDigests | None = None, last: PaperDigests | None = None
+    ) -> None:
         self.site = site
         # Each paper's digest (see `paper_digest`), and what the last build digested of
         # unchanged papers' cards (cache/inputs.py · `known_digests`).
@@ -246,6 +255,11 @@ class Views:
         self._full_cards: OrderedDict[str, Card] = OrderedDict()
         self._record_digests: dict[str, bytes] = {}
         self._listed_digests: dict[str, bytes] = {}
+        # What the last build digested of every paper (not only of unchanged ones): what
+        # `prepare_unchanged` compares with.
+        self._last = last or PaperDigests()
+        self.structure = b""  # see `prepare_unchanged`
+        self.unchanged = Unchanged()
 
     # --- shared pieces -------------------------------------------------------------------
 
@@ -345,10 +359,12 @@ class Views:
         fields_of = partial(card_fields, self.site, paper)  # not of self: no cycle of cards
         return CardMaking(Card(paper, {}, known[1], fields_of=fields_of), known[2], slugs)
 
-    def digests_made(self) -> PaperDigests:
-        """Every paper's digest and card's digests this process made or was given."""
+    def digests_made(self, related: dict[str, tuple[str, ...]]) -> PaperDigests:
+        """Every paper's digest and card's digests this process made or was given, with the
+        site's structure and the digests of the papers' `related` papers."""
         cards = {paper_id: made.digests() for paper_id, made in self._card_makings.items()}
-        return PaperDigests(self.paper_digests, cards)
+        related_made = {paper_id: related_digest(ids) for paper_id, ids in related.items()}
+        return PaperDigests(self.paper_digests, cards, "", self.structure, related_made)
 
     # --- pages ---------------------------------------------------------------------------
 
@@ -376,6 +392,7 @@ class Views:
                 urls.page_path(urls.author_url(a.slug)),
                 partial(self.author_key, a),
                 partial(self.author, a),
+                partial(self.author_unchanged, a),
             )
             for a in site.authors
         ]
@@ -553,6 +570,30 @@ class Views:
         for paper in self.site.papers:
             self.paper_digest(paper)
 
+    def prepare_unchanged(self, salt: bytes) -> None:
+        """The site's structure, and what is known unchanged since the last build, before
+        the page workers fork (see render/unchanged.py)."""
+        self.structure = structure_digest(self.site, self._site_digest, salt)
+        self.unchanged = Unchanged.between(self._last, self.digests_made({}))
+
+    def paper_unchanged(self, paper: Paper) -> bool:
+        """Whether `paper`'s page is made from what the last build made it from, known
+        without keying it (see `paper_key`): neither it nor a paper it shows (its
+        neighbours, its related papers) changed, and it has the same related papers."""
+        related = self.related.get(paper.id, ())
+        shown = [paper.id, *related]
+        for session in paper.sessions:
+            group = self.site.session_by_key[session]
+            index = self._positions[(session, paper.id)]
+            shown += [p.id for p in group.papers[max(0, index - 1) : index + 2]]
+        unchanged = self.unchanged
+        return unchanged.none_changed(shown) and unchanged.same_related(paper.id, related)
+
+    def author_unchanged(self, author: Author) -> bool:
+        """Whether `author`'s page is made from what the last build made it from, known
+        without keying it (see `author_key`): none of their papers changed."""
+        return self.unchanged.none_changed(author.paper_ids)
+
     def record_digest(self, paper: Paper) -> bytes:
         """A digest of a paper's record and its citation (key, URL, proceedings name, which
         other papers and the config decide; see citation.py): what its page's details and
@@ -570,13 +611,20 @@ class Views:
 
     def paper_page(self, paper: Paper) -> KeyedPage:
         path = urls.page_path(urls.paper_url(paper.id))
-        return KeyedPage(path, partial(self.paper_key, paper), partial(self.paper, paper))
+        return KeyedPage(
+            path,
+            partial(self.paper_key, paper),
+            partial(self.paper, paper),
+            partial(self.paper_unchanged, paper),
+        )
 
     def paper_key(self, paper: Paper, salt: bytes) -> str:
         """The key of a paper's page (see `page_key`), made from what `paper` makes its page
         from, not from the page's context: a rebuild keys every paper's page, and making
         100,000 contexts to key them took most of a one-abstract rebuild's work. Whatever
-        `paper` reads must enter here; tests/test_incremental.py changes each input."""
+        `paper` reads must enter here, and what it reads beyond the papers it shows must
+        enter `structure_digest` too (render/unchanged.py); tests/test_incremental.py
+        changes each input."""
         site = self.site
         related = [
             self._card_making(site.paper_by_id[i]).brief.key_digest
@@ -675,7 +723,8 @@ class Views:
 
     def author_key(self, author: Author, salt: bytes) -> str:
         """The key of an author's page, made from what `author` makes it from (see
-        `paper_key`): the author, and how each paper is listed (`_listed_digest`)."""
+        `paper_key`, and `structure_digest` for what it reads beyond the author's papers):
+        the author, and how each paper is listed (`_listed_digest`)."""
         paper_by_id = self.site.paper_by_id
         made_from = (
             "author.html",

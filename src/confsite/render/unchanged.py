@@ -1,0 +1,73 @@
+"""What a rebuild knows is as the last build left it, so that pages made only from that are
+taken without keying them: keying every paper's and author's page was most of a rebuild's
+work at archive scale, however little changed.
+
+A paper's or an author's page is keyed from the papers it shows and from what it takes from
+the site beyond them (see `Views.paper_key` and `Views.author_key`). The second part is
+digested whole, once a build (`structure_digest`); while it is the last build's, a page
+whose papers are all unchanged (and, for a paper's page, whose related papers are the same)
+has the key the last build recorded for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ..cache.digests import PaperDigests, text_digest
+from ..cache.page_keys import context_digest
+from ..model.site import Site
+
+
+def structure_digest(site: Site, site_digest: bytes, salt: bytes) -> bytes:
+    """A digest of what paper and author pages take from the site beyond each paper's own
+    record: what every page shows (`site_digest`), the collections, every session's papers
+    in order, the authors (names, slugs, papers) and the cite keys, with `salt` for the code
+    and templates."""
+    return context_digest(
+        (
+            site_digest,
+            [(c.conference, c.year, c.slug, c.label) for c in site.collections],
+            [site.proceedings(c.conference) for c in site.collections],
+            [(g.session, g.slug, [p.id for p in g.papers]) for g in site.sessions],
+            site.authors,
+            site.cite_keys,
+        ),
+        salt,
+    )
+
+
+def related_digest(paper_ids: Iterable[str]) -> bytes:
+    """A digest of a paper's related papers, by id (ids hold no NUL)."""
+    return text_digest("\0".join(paper_ids))
+
+
+@dataclass(frozen=True)
+class Unchanged:
+    """The papers a rebuild knows are as the last build made them, and each one's related
+    papers then: every paper but `changed`, when the structure is the last build's; none
+    (`changed` None) on a first build, a build without the cache, or a changed structure."""
+
+    changed: frozenset[str] | None = None
+    related: dict[str, bytes] = field(default_factory=dict)
+
+    @classmethod
+    def between(cls, last: PaperDigests, now: PaperDigests) -> Unchanged:
+        """What is unchanged from the `last` build's digests to those made `now` (of every
+        paper): the papers whose record and cards digest the same."""
+        if not last.structure or last.structure != now.structure:
+            return cls()
+        changed = [
+            paper_id
+            for paper_id, made in now.digests.items()
+            if last.digests.get(paper_id) != made
+            or paper_id not in now.cards
+            or last.cards.get(paper_id) != now.cards[paper_id]
+        ]
+        return cls(frozenset(changed), last.related)
+
+    def none_changed(self, paper_ids: Iterable[str]) -> bool:
+        return self.changed is not None and self.changed.isdisjoint(paper_ids)
+
+    def same_related(self, paper_id: str, related: Iterable[str]) -> bool:
+        return self.related.get(paper_id) == related_digest(related)

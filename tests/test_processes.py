@@ -233,3 +233,71 @@ def test_merging_frees_the_records_a_cycle_made_meanwhile_would_keep(
             gc.garbage.clear()
     assert len(papers) == 30
     assert kept == []
+
+
+KILLED = """
+import os, signal
+from confsite.output.processes import ChildStopped, ForkedResults
+
+def work():
+    os.kill(os.getpid(), signal.SIGKILL)  # as the kernel does when memory runs out
+    yield "never sent"
+
+results = ForkedResults(work)
+try:
+    results.next()
+except ChildStopped as error:
+    print(error)
+results.close()
+"""
+
+
+def test_a_child_killed_by_a_signal_is_named_in_the_error() -> None:
+    assert run_script(KILLED) == [
+        "a build process was stopped by SIGKILL (most likely the system ran out of memory)",
+    ]
+
+
+# A build with one of its processes killed (after the page workers start): `confsite build` as
+# a user runs it, but for that one kill. Whatever the process, the build ends with one line
+# (where multiprocessing's Pool waited for a killed page worker's task forever).
+KILLED_BUILD = """
+import os, signal, sys
+import confsite.render.corpus as corpus
+import confsite.render.pages as pages
+from confsite.cli.commands import main
+
+def killed(*args):
+    os.kill(os.getpid(), signal.SIGKILL)
+
+if sys.argv[3] == "corpus":
+    corpus.search_files = killed
+else:
+    pages.RenderJob.stage_pages = killed
+sys.exit(main(["build", "--config", sys.argv[1], "--out", sys.argv[2], "-q"]))
+"""
+STOPPED = "error: a build process was stopped"
+OUT_OF_MEMORY = "(most likely the system ran out of memory); the site was left as it was"
+
+
+@pytest.mark.parametrize(
+    ("process", "told"),
+    [
+        ("corpus", f"{STOPPED} by SIGKILL {OUT_OF_MEMORY}"),
+        ("page", f"{STOPPED} {OUT_OF_MEMORY}"),
+    ],
+)
+def test_a_build_whose_process_is_killed_says_so_in_one_line_and_leaves_no_site(
+    process: str, told: str, tmp_path: Path
+) -> None:
+    config = copy_seeds_project(tmp_path / "project") / "site.yaml"
+    out = tmp_path / "site"
+    ran = subprocess.run(
+        [sys.executable, "-c", KILLED_BUILD, str(config), str(out), process],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert ran.returncode == 1
+    assert ran.stderr.splitlines() == [told]
+    assert not out.exists()

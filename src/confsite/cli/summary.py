@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..diagnostics import ConfsiteError, Diagnostics
-from .terminal import Painter, print_failure, print_problems, progress_for
+from .terminal import Painter, print_error, print_failure, print_problems, progress_for
 
 if TYPE_CHECKING:
     from ..pipeline import BuildOptions, BuildResult
@@ -28,6 +28,7 @@ def build_and_report(options: BuildOptions, args: Any) -> BuildResult | None:
     standard output (`args.quiet`: errors only, `args.verbose`: notes too). None when the build
     failed; its error is printed."""
     # Imported here: the pipeline pulls in more, which --help need not wait for.
+    from ..output.processes import ChildStopped
     from ..pipeline import build
 
     diagnostics = Diagnostics(strict=options.strict)
@@ -37,6 +38,9 @@ def build_and_report(options: BuildOptions, args: Any) -> BuildResult | None:
         if not args.quiet:
             print_problems(diagnostics, args.verbose, sys.stderr)
         print_failure(err, sys.stderr)
+        return None
+    except ChildStopped as err:  # the site is swapped in only once every process is done
+        print_error(f"{err}; the site was left as it was", sys.stderr)
         return None
     if not args.quiet:
         print_problems(diagnostics, args.verbose, sys.stderr)

@@ -16,6 +16,8 @@ import resource
 import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
 from typing import Any
@@ -170,7 +172,21 @@ def forked(work: Callable[..., Any], *args: Any) -> ForkedWork:
 
 
 class ChildStopped(RuntimeError):
-    """A forked child ended before it sent the result asked for."""
+    """A forked child ended before it sent the result asked for; the message says what ended
+    it, as the user is told."""
+
+
+def stopped_child(exit_code: int | None) -> ChildStopped:
+    """What ended a child, by its exit code: a signal (the kernel kills a process with SIGKILL
+    when the system runs out of memory), or an exit status."""
+    if exit_code is not None and exit_code < 0:
+        name = signal.Signals(-exit_code).name
+        why = " (most likely the system ran out of memory)" if -exit_code == signal.SIGKILL else ""
+        return ChildStopped(f"a build process was stopped by {name}{why}")
+    return ChildStopped(f"internal error: a build process stopped (exit status {exit_code})")
+
+
+STOPPED_CHILD_WAIT = 10.0  # seconds: a child whose end of the pipe closed is ending
 
 
 class ForkedResults:
@@ -205,7 +221,8 @@ class ForkedResults:
         try:
             result = self._receiver.recv()
         except EOFError:
-            raise ChildStopped("internal error: a forked worker stopped") from None
+            self._process.join(STOPPED_CHILD_WAIT)
+            raise stopped_child(self._process.exitcode) from None
         if isinstance(result, _Raised):
             raise result.error
         return result
@@ -303,8 +320,9 @@ def die_with_parent(parent: int) -> None:
 _adopted: Any = None  # in a pool's worker process: the object whose methods it runs
 
 
-def _adopt(worker: Any, niceness: int) -> None:
+def _adopt(worker: Any, niceness: int, parent: int) -> None:
     global _adopted
+    die_with_parent(parent)
     _adopted = worker
     collector_on()
     if niceness:
@@ -314,14 +332,6 @@ def _adopt(worker: Any, niceness: int) -> None:
 def _call(task: tuple[str, tuple]) -> Any:
     method, args = task
     return getattr(_adopted, method)(*args)
-
-
-class _Done:
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    def get(self) -> Any:
-        return self.value
 
 
 class WorkerPool:
@@ -337,25 +347,45 @@ class WorkerPool:
         return self._pool is None
 
     def map_unordered(self, method: str, items: Iterable[Any]) -> Iterator[Any]:
-        """`worker.method(item)` for each item, in the order they finish."""
+        """`worker.method(item)` for each item, in the order they finish (all started now)."""
         if self._pool is None:
             return map(getattr(self.worker, method), items)
-        return self._pool.imap_unordered(_call, ((method, (item,)) for item in items))
+        with _worker_stopped_told():
+            return _finished([self._pool.submit(_call, (method, (item,))) for item in items])
 
-    def submit(self, method: str, *args: Any) -> Any:
-        """`worker.method(*args)` started; its `.get()` waits for the result."""
-        if self._pool is None:
-            return _Done(getattr(self.worker, method)(*args))
-        return self._pool.apply_async(_call, ((method, args),))
+
+def _finished(futures: list[Future]) -> Iterator[Any]:
+    with _worker_stopped_told():
+        for future in as_completed(futures):
+            yield future.result()
+
+
+@contextlib.contextmanager
+def _worker_stopped_told() -> Iterator[None]:
+    """A pool whose worker died, met giving it a task or waiting for one, told as
+    ChildStopped (the pool does not say by what signal)."""
+    try:
+        yield
+    except BrokenProcessPool:
+        raise ChildStopped(
+            "a build process was stopped (most likely the system ran out of memory)"
+        ) from None
 
 
 @contextlib.contextmanager
 def worker_pool(worker: Any, jobs: int, niceness: int = 0) -> Iterator[WorkerPool]:
-    """A pool of `jobs` forked processes, each `niceness` below this one's priority."""
+    """A pool of `jobs` forked processes, each `niceness` below this one's priority, forked
+    when the first task is given. A worker that dies (the kernel kills one when memory runs
+    out) fails the build with ChildStopped, where multiprocessing's Pool waited for its task
+    forever; on any error, the tasks not yet started are dropped."""
     if not forks(jobs):
         with collecting():
             yield WorkerPool(worker)
         return
     context = multiprocessing.get_context("fork")
-    with objects_frozen(), context.Pool(jobs, _adopt, (worker, niceness)) as pool:
-        yield WorkerPool(worker, pool)
+    pool = ProcessPoolExecutor(jobs, context, _adopt, (worker, niceness, os.getpid()))
+    try:
+        with objects_frozen():
+            yield WorkerPool(worker, pool)
+    finally:
+        pool.shutdown(cancel_futures=True)

@@ -19,6 +19,9 @@ from test_build import tree_digest
 import confsite.cache.inputs
 import confsite.cache.manifest
 import confsite.cache.site_model
+import confsite.output.staging
+from confsite.cache.digests import PaperDigests
+from confsite.cache.manifest import load_manifest
 from confsite.cache.stores import load_pickle, save_pickle
 from confsite.cli.summary import print_summary
 from confsite.diagnostics import ConfsiteError, Diagnostics
@@ -88,6 +91,13 @@ def clone(seeds_project: tuple[Path, Path, BuildResult], target: Path) -> tuple[
     manifest = confsite.cache.manifest.manifest_path(project, project / "_site")
     for suffix in (".json", ".downloads"):
         (cache / built.with_suffix(suffix).name).rename(manifest.with_suffix(suffix))
+    # The paper digests are the shared site's build's, so a rebuild takes the pages it knows
+    # unchanged without keying them (render/unchanged.py), which the tests here check.
+    digests = load_pickle(
+        cache / confsite.cache.inputs.PAPER_DIGESTS_FILE, build_fingerprint(None), PaperDigests
+    )
+    assert digests is not None
+    assert digests.build == load_manifest(manifest).build != ""
     return project / "site.yaml", project / "_site"
 
 
@@ -253,7 +263,9 @@ def test_a_rebuild_with_nothing_to_do_imports_no_rendering(seeds_project, tmp_pa
 
 
 def test_a_parallel_build_equals_a_serial_build(seeds_project, tmp_path: Path) -> None:
-    config, out, _ = seeds_project
+    # A copy: builds of the shared project to other folders would leave it paper digests its
+    # own site does not take (see `clone`).
+    config, out = clone(seeds_project, tmp_path / "copy")
     # In a process of its own: a process with other threads (pytest's servers) never forks.
     parallel = subprocess.run(
         [sys.executable, "-c", PARALLEL_BUILD, str(config), str(tmp_path / "parallel")],
@@ -591,12 +603,16 @@ def keys_counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
 
 
 def test_a_rebuild_keys_only_the_pages_that_show_a_changed_paper(
-    seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An edited abstract: the paper's page, its neighbours' in its session and its authors'
     pages are keyed, with the pages of the few papers whose related papers changed; not the
-    6,000 others. (Its authors, and the papers before and after it, read in the dump.)"""
-    config, out = clone(seeds_project, tmp_path / "incremental")
+    6,000 others. (Its authors, and the papers before and after it, read in the dump.) A
+    project of its own: other tests build the shared one to other folders, whose paper
+    digests this folder's site does not take."""
+    config = make_project(tmp_path / "project")
+    out = config.parent / "_site"
+    run(config, out)
     edit_abstract(config)
     keyed = keys_counted(monkeypatch)
     run(config, out, jobs=1)
@@ -606,6 +622,45 @@ def test_a_rebuild_keys_only_the_pages_that_show_a_changed_paper(
     neighbours = {"few-shot-backdoor-attacks-via-neural-tangent-kernels", NEIGHBOUR_ID}
     assert {EDITED_ID} | neighbours <= set(keyed["papers"])
     assert len(keyed["papers"]) <= 10
+
+
+def test_a_build_to_another_folder_between_two_leaves_no_page_stale(
+    seeds_project, tmp_path: Path
+) -> None:
+    """The paper digests are the project's, the manifest each folder's: after a build of an
+    edited abstract to another folder (as `confsite deploy` builds beside `confsite serve`'s
+    site), the digests say the paper is unchanged, but this folder's page is not."""
+    config, out = clone(seeds_project, tmp_path / "incremental")
+    edit_abstract(config)
+    run(config, config.parent / "elsewhere")
+    result = run(config, out)
+    assert 0 < result.pages_rendered < result.pages
+    clean_out = tmp_path / "clean"
+    build(BuildOptions(config, clean_out, jobs=2, use_cache=False), Diagnostics())
+    assert tree_digest(out) == tree_digest(clean_out)
+
+
+def test_a_build_whose_swap_failed_leaves_no_page_stale_for_the_next(
+    seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build that fails as its site is swapped in has saved its paper digests; the site and
+    the manifest are the build's before. A retry must not take that site's page of the edited
+    paper as unchanged."""
+    config, out = clone(seeds_project, tmp_path / "incremental")
+    edit_abstract(config)
+
+    def swap_failed(folders: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(confsite.output.staging, "_swap_in", swap_failed)
+        with pytest.raises(ConfsiteError):
+            run(config, out)
+    assert EDITED_TEXT in (out / f"papers/{EDITED_ID}/index.html").read_text()
+    run(config, out)
+    clean_out = tmp_path / "clean"
+    build(BuildOptions(config, clean_out, jobs=2, use_cache=False), Diagnostics())
+    assert tree_digest(out) == tree_digest(clean_out)
 
 
 def test_a_rebuild_after_an_override_is_taken_away_equals_a_clean_build(

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .cache.digests import hex_digest
+from .cache.digests import PaperDigests, hex_digest
 from .cache.inputs import CachedReading
 from .cache.manifest import NO_CACHE, CachePaths, Manifest, load_manifest, save_manifest
 from .cache.site_model import completed_site
@@ -184,7 +184,7 @@ def _built_anew(
             site = completed_site(program, people, diagnostics, caches.folder, found.fingerprint)
             result.authors = len(site.authors)
             timer.lap("site")
-            known, last = found.reading.known_digests(), found.reading.last_digests
+            known, last = found.reading.known_digests(), digests_of_this_site(found)
             rendered = render_site(
                 site,
                 writer,
@@ -197,17 +197,33 @@ def _built_anew(
                 last,
             )
         writer.finish(rendered.files)
-        found.reading.save_digests(rendered.digests)
+        found.reading.save_digests(rendered.digests, _build_id(found))
         timer.lap("render", sum(rendered.cpu_seconds.values()))
     told = diagnostics.problems[found.told :]
     result.report = report_of(reads, papers, result.authors, told, from_inputs - found.told)
-    current = Manifest(found.model, rendered.files, result.report)
+    current = Manifest(found.model, rendered.files, result.report, _build_id(found))
     save_manifest(caches.manifest, current)
     result.pages, result.pages_rendered = rendered.pages, rendered.pages_rendered
     result.workers = rendered.workers
     _count(result, current, found.previous)
     timer.lap("write")
     return result
+
+
+def _build_id(found: _Inputs) -> str:
+    """This build, of this output folder: its inputs (a build of the same inputs makes the
+    same site) and the folder."""
+    return hex_digest(found.model, os.fspath(found.out_dir.resolve()))
+
+
+def digests_of_this_site(found: _Inputs) -> PaperDigests:
+    """What the last build digested of every paper, when it is the build whose site and
+    manifest this folder holds: render/unchanged.py takes pages that show unchanged papers
+    from the current site without keying them. The paper digests are the project's, saved
+    before the site is swapped in and the manifest saved: a build to another folder, or one
+    whose swap or manifest failed, saved digests of papers the files here do not show."""
+    last = found.reading.last_digests
+    return last if last.build and last.build == found.previous.build else PaperDigests()
 
 
 def _told_again(found: _Inputs, report: BuildReport, diagnostics: Diagnostics) -> BuildResult:

@@ -84,13 +84,15 @@ class PaperDigests:
     (render/unchanged.py), kept for the next build (cache/inputs.py · `known_digests`), which
     takes those of unchanged papers instead of making them again, and their pages' keys
     while the structure is the same. `inputs_key` is the input cache's of the build that
-    made them."""
+    made them, `build` that build's, of its output folder (see pipeline.py ·
+    `digests_of_this_site`)."""
 
     digests: dict[str, bytes] = field(default_factory=dict)
     cards: dict[str, CardDigests] = field(default_factory=dict)
     inputs_key: str = ""
     structure: bytes = b""
     related: dict[str, bytes] = field(default_factory=dict)
+    build: str = ""
 
     def only(self, paper_ids: set[str]) -> PaperDigests:
         return PaperDigests(
@@ -99,4 +101,5 @@ class PaperDigests:
             self.inputs_key,
             self.structure,
             {i: made for i, made in self.related.items() if i in paper_ids},
+            self.build,
         )

@@ -235,10 +235,11 @@ class CachedReading:
         were: an override's result is a new paper each build)."""
         return self.last_digests.only(self._kept & self._own)
 
-    def save_digests(self, made: PaperDigests) -> None:
-        """Keep this build's paper digests for the next one (see `known_digests`)."""
+    def save_digests(self, made: PaperDigests, build: str) -> None:
+        """Keep this build's paper digests for the next one (see `known_digests`), marked
+        with `build`."""
         path = self.path.with_name(PAPER_DIGESTS_FILE) if self.path else None
-        own = dataclasses.replace(made.only(self._own), inputs_key=self.inputs_key)
+        own = dataclasses.replace(made.only(self._own), inputs_key=self.inputs_key, build=build)
         save_pickle(path, self.fingerprint, own)
 
     def saved(self) -> None:

@@ -39,6 +39,9 @@ class Manifest:
     model: str = ""  # digest of everything the site is built from; equal means nothing to do
     files: dict[str, FileEntry] = field(default_factory=dict)
     report: BuildReport | None = None  # what that build told, told again when nothing changed
+    # Which build this is, of which site: the paper digests it saved say the same when they
+    # are that build's (see pipeline.py · `digests_of_this_site`).
+    build: str = ""
 
 
 def manifest_path(project_root: Path, out_dir: Path) -> Path:
@@ -83,7 +86,7 @@ def load_manifest(path: Path | None) -> Manifest:
             return Manifest()
         files = {name: FileEntry(*entry) for name, entry in data["files"].items()}
         report = report_from_json(data["report"]) if data.get("report") else None
-        return Manifest(data["model"], files, report)
+        return Manifest(data["model"], files, report, data.get("build", ""))
     except (OSError, ValueError, KeyError, TypeError):
         return Manifest()
 
@@ -97,6 +100,7 @@ def save_manifest(path: Path | None, manifest: Manifest) -> None:
         "version": __version__,
         "model": manifest.model,
         "report": report_to_json(manifest.report) if manifest.report else None,
+        "build": manifest.build,
         "files": dict(sorted(manifest.files.items())),  # each entry, a tuple, as a list
     }
     try:

@@ -580,6 +580,8 @@ class Views:
         """Whether `paper`'s page is made from what the last build made it from, known
         without keying it (see `paper_key`): neither it nor a paper it shows (its
         neighbours, its related papers) changed, and it has the same related papers."""
+        if self.unchanged.changed is None:  # a first build, or a changed structure
+            return False
         related = self.related.get(paper.id, ())
         shown = [paper.id, *related]
         for session in paper.sessions:

@@ -584,6 +584,12 @@ def test_a_rebuild_after_any_change_equals_a_clean_build(
     assert (result.pages_rendered == result.pages) == (change in EVERY_PAGE)
 
 
+def built_clean(config: Path, out: Path) -> Path:
+    """`config`'s site built into `out` without any cache: what a rebuild must equal."""
+    build(BuildOptions(config, out, jobs=2, use_cache=False), Diagnostics())
+    return out
+
+
 def keys_counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
     """The papers and authors whose pages are keyed, by id and name (in this process)."""
     keyed: dict[str, list[str]] = {"papers": [], "authors": []}
@@ -635,9 +641,7 @@ def test_a_build_to_another_folder_between_two_leaves_no_page_stale(
     run(config, config.parent / "elsewhere")
     result = run(config, out)
     assert 0 < result.pages_rendered < result.pages
-    clean_out = tmp_path / "clean"
-    build(BuildOptions(config, clean_out, jobs=2, use_cache=False), Diagnostics())
-    assert tree_digest(out) == tree_digest(clean_out)
+    assert tree_digest(out) == tree_digest(built_clean(config, tmp_path / "clean"))
 
 
 def test_a_build_whose_swap_failed_leaves_no_page_stale_for_the_next(
@@ -658,9 +662,7 @@ def test_a_build_whose_swap_failed_leaves_no_page_stale_for_the_next(
             run(config, out)
     assert EDITED_TEXT in (out / f"papers/{EDITED_ID}/index.html").read_text()
     run(config, out)
-    clean_out = tmp_path / "clean"
-    build(BuildOptions(config, clean_out, jobs=2, use_cache=False), Diagnostics())
-    assert tree_digest(out) == tree_digest(clean_out)
+    assert tree_digest(out) == tree_digest(built_clean(config, tmp_path / "clean"))
 
 
 def test_a_rebuild_after_an_override_is_taken_away_equals_a_clean_build(
@@ -675,9 +677,7 @@ def test_a_rebuild_after_an_override_is_taken_away_equals_a_clean_build(
     (config.parent / "overrides.yaml").unlink()
     result = run(config, out)
     assert 0 < result.pages_rendered < result.pages
-    clean_out = tmp_path / "clean"
-    build(BuildOptions(config, clean_out, jobs=2, use_cache=False), Diagnostics())
-    assert tree_digest(out) == tree_digest(clean_out)
+    assert tree_digest(out) == tree_digest(built_clean(config, tmp_path / "clean"))
 
 
 def test_a_build_that_fails_after_merging_leaves_no_digests_a_rebuild_takes(
@@ -692,9 +692,7 @@ def test_a_build_that_fails_after_merging_leaves_no_digests_a_rebuild_takes(
     with pytest.raises(ConfsiteError):
         build(BuildOptions(config, out, strict=True, jobs=2), Diagnostics(strict=True))
     run(config, out)
-    clean_out = tmp_path / "clean"
-    build(BuildOptions(config, clean_out, jobs=2, use_cache=False), Diagnostics())
-    assert tree_digest(out) == tree_digest(clean_out)
+    assert tree_digest(out) == tree_digest(built_clean(config, tmp_path / "clean"))
 
 
 def told_of_authors(result: BuildResult) -> list[str]:
@@ -729,9 +727,7 @@ def test_a_rebuild_that_changes_no_author_or_title_takes_the_authors_and_cite_ke
     assert made == {}
     assert told_of_authors(result) == told_of_authors(first) != []
     assert result.authors == first.authors
-    clean_out = tmp_path / "clean"
-    build(BuildOptions(config, clean_out, jobs=2, use_cache=False), Diagnostics())
-    assert tree_digest(out) == tree_digest(clean_out)
+    assert tree_digest(out) == tree_digest(built_clean(config, tmp_path / "clean"))
 
 
 def test_a_warning_joining_the_authors_gave_is_told_again_when_they_are_kept(

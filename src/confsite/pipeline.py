@@ -175,6 +175,7 @@ def _built_anew(
     result = BuildResult(found.config, found.out_dir, reads, papers, diagnostics)
     caches = found.caches
     staged = staged_site(found.out_dir, found.previous, caches.manifest)
+    this_build = _build_id(found)
     with build_lock(caches.lock), staged as writer:
         program = site_program(found.config, papers, found.content, found.base_url)
         inputs = CorpusInputs(program, caches.folder, found.fingerprint, writer)
@@ -197,11 +198,11 @@ def _built_anew(
                 last,
             )
         writer.finish(rendered.files)
-        found.reading.save_digests(rendered.digests, _build_id(found))
+        found.reading.save_digests(rendered.digests, this_build)
         timer.lap("render", sum(rendered.cpu_seconds.values()))
     told = diagnostics.problems[found.told :]
     result.report = report_of(reads, papers, result.authors, told, from_inputs - found.told)
-    current = Manifest(found.model, rendered.files, result.report, _build_id(found))
+    current = Manifest(found.model, rendered.files, result.report, this_build)
     save_manifest(caches.manifest, current)
     result.pages, result.pages_rendered = rendered.pages, rendered.pages_rendered
     result.workers = rendered.workers

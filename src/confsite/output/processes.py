@@ -176,12 +176,15 @@ class ChildStopped(RuntimeError):
     it, as the user is told."""
 
 
+OUT_OF_MEMORY = "most likely the system ran out of memory"
+
+
 def stopped_child(exit_code: int | None) -> ChildStopped:
     """What ended a child, by its exit code: a signal (the kernel kills a process with SIGKILL
     when the system runs out of memory), or an exit status."""
     if exit_code is not None and exit_code < 0:
         name = signal.Signals(-exit_code).name
-        why = " (most likely the system ran out of memory)" if -exit_code == signal.SIGKILL else ""
+        why = f" ({OUT_OF_MEMORY})" if -exit_code == signal.SIGKILL else ""
         return ChildStopped(f"a build process was stopped by {name}{why}")
     return ChildStopped(f"internal error: a build process stopped (exit status {exit_code})")
 
@@ -367,9 +370,7 @@ def _worker_stopped_told() -> Iterator[None]:
     try:
         yield
     except BrokenProcessPool:
-        raise ChildStopped(
-            "a build process was stopped (most likely the system ran out of memory)"
-        ) from None
+        raise ChildStopped(f"a build process was stopped ({OUT_OF_MEMORY})") from None
 
 
 @contextlib.contextmanager

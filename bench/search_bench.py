@@ -107,7 +107,7 @@ def corpus_site(config_path: Path, seeds_site: Path, out: Path) -> dict:
     site = build_site(config, papers, (), None, diagnostics)
     started = time.perf_counter()
     terms = TermCache(None, b"").paper_terms(site.papers)
-    files = search_files(site, terms)
+    files = {file.path: file.make() for file in search_files(site, terms, b"")}
     seconds = time.perf_counter() - started
     out.mkdir(parents=True)
     shutil.copytree(seeds_site / "assets", out / "assets")

@@ -28,6 +28,7 @@ from confsite.diagnostics import ConfsiteError, Diagnostics
 from confsite.model.authors import Author
 from confsite.model.records import Paper
 from confsite.pipeline import BuildOptions, BuildResult, build
+from confsite.render import search_index
 from confsite.render.assets import build_fingerprint
 from confsite.render.download_formats import DOWNLOADS
 from confsite.render.downloads import DownloadPieces
@@ -159,6 +160,31 @@ def test_strict_fails_a_rebuild_with_nothing_changed_as_it_fails_a_full_build(
             build(options, Diagnostics(strict=True))
         messages.append(str(failure.value))
     assert messages[0] == messages[1] and "--strict makes warnings fatal" in messages[0]
+
+
+def test_a_rebuild_makes_only_the_search_abstracts_file_of_the_edited_abstract(
+    seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The other files of plain abstracts are keyed by their papers' texts and taken from
+    the current site unmade (the corpus work in this process, where it can be watched)."""
+    config, out = clone(seeds_project, tmp_path)
+    chunks = len(list((out / "search" / "abstracts").iterdir()))
+    made = []
+    payload = search_index._abstracts_payload
+
+    def watched(chunk: int, abstracts: list[str]) -> bytes:
+        made.append(chunk)
+        return payload(chunk, abstracts)
+
+    monkeypatch.setattr(search_index, "_abstracts_payload", watched)
+    edit_abstract(config)
+    run(config, out, jobs=1)
+    holding = [
+        path.name
+        for path in (out / "search" / "abstracts").iterdir()
+        if "symbolic reasoning systems" in path.read_text(encoding="utf-8")
+    ]
+    assert chunks > 50 and holding == [f"{made[0]}.js"] and len(made) == 1
 
 
 def test_one_changed_abstract_rewrites_only_the_files_that_show_it(

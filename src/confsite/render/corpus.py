@@ -85,8 +85,10 @@ def corpus_results(inputs: CorpusInputs, threads: int) -> Iterator[tuple[Any, Cp
     # Freed before the search index, whose temporaries are this process's peak.
     del related, nearest, previous
     started = time.process_time()
-    files = search_files(inputs.site, terms)
-    staged = {path: inputs.writer.put(path, files.pop(path)) for path in list(files)}
+    writer, staged = inputs.writer, {}
+    for file in search_files(inputs.site, terms, inputs.fingerprint):
+        kept = writer.reuse(file.path, file.key) if file.key else None
+        staged[file.path] = kept or writer.put(file.path, file.make(), file.key)
     yield staged, {"search": time.process_time() - started}
 
 

@@ -27,11 +27,12 @@ from __future__ import annotations
 import functools
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..model.records import Paper
+from ..cache.digests import digest
+from ..model.records import Paper, Session
 from ..model.site import Site, collection_label
 from ..model.urls import SEARCH
 from ..text.plain import plain_text
@@ -337,9 +338,14 @@ def card_files(papers: tuple[Paper, ...], site: Site) -> dict[str, bytes]:
     authors, ids, badges, and where it was: its collection and sessions), in columns."""
     collection_labels = {(c.conference, c.year): c.label for c in site.collections}
 
+    # A session's papers are all in the same place: each place is written once.
+    @functools.cache
+    def placed(collection: tuple[str | None, int | None], sessions: tuple[Session, ...]) -> str:
+        labels = [site.session_by_key[s].label for s in sessions]
+        return " · ".join([collection_labels[collection], *labels])
+
     def where(paper: Paper) -> str:
-        sessions = [site.session_by_key[s].label for s in paper.sessions]
-        return " · ".join([collection_labels[(paper.conference, paper.year)], *sessions])
+        return placed((paper.conference, paper.year), paper.sessions)
 
     files = {}
     for chunk, start in enumerate(range(0, len(papers), CARD_CHUNK)):
@@ -385,28 +391,49 @@ def site_terms(site: Site, terms: CorpusTerms) -> tuple[list[csr_matrix], list[s
 ABSTRACT_CHUNK = 16
 
 
-def abstract_files(abstracts: Sequence[str]) -> dict[str, bytes]:
+def abstract_files(
+    abstracts: Sequence[str], texts: Sequence[bytes], salt: bytes
+) -> list[SearchFile]:
     """`search/abstracts/N.js`: the plain abstracts of papers N×ABSTRACT_CHUNK onwards, each
-    file handing its string to the page under its number."""
-    files = {}
+    file handing its string to the page under its number. Keyed by the digests of its papers'
+    texts (`texts`, as the terms were counted from them): a rebuild makes only the files whose
+    abstracts changed, the rest are the current site's."""
+    files = []
     for chunk, start in enumerate(range(0, len(abstracts), ABSTRACT_CHUNK)):
-        text = RECORD.join(abstracts[start : start + ABSTRACT_CHUNK])
-        files[f"{SEARCH}abstracts/{chunk}.js"] = script_payload(f"confsiteAbstracts{chunk}", text)
+        end = start + ABSTRACT_CHUNK
+        make = functools.partial(_abstracts_payload, chunk, abstracts[start:end])
+        path = f"{SEARCH}abstracts/{chunk}.js"
+        files.append(SearchFile(path, digest(texts[start:end], salt).hex(), make))
     return files
 
 
-def search_files(site: Site, terms: CorpusTerms) -> dict[str, bytes]:
+def _abstracts_payload(chunk: int, abstracts: Sequence[str]) -> bytes:
+    return script_payload(f"confsiteAbstracts{chunk}", RECORD.join(abstracts))
+
+
+class SearchFile(NamedTuple):
+    """A file of the search index: made by `make`; `key` names what it is made from (the
+    same key, the same bytes), or is empty for a file made anew by every build."""
+
+    path: str
+    key: str
+    make: Callable[[], bytes]
+
+
+def search_files(site: Site, terms: CorpusTerms, salt: bytes) -> list[SearchFile]:
+    """Every file of the search index; `salt` keys those kept between builds (the code's
+    and theme's fingerprint, which their bytes also follow from)."""
     index = encode_index(*site_terms(site, terms))
     data = {"index": index.entry, "chunks": {"cards": CARD_CHUNK, "abstracts": ABSTRACT_CHUNK}}
-    shards = {
-        f"{SEARCH}terms/{number}.js": script_payload(f"confsiteShard{number}", shard)
-        for number, shard in enumerate(index.shards)
-    }
-    return {
+    made = {
         f"{SEARCH}index.js": script_payload("confsiteSearchData", data),
         f"{SEARCH}filters.js": script_payload("confsiteFilters", document_store(site.papers, site)),
         f"{SEARCH}vocabulary.js": script_payload("confsiteVocabulary", index.vocabulary),
-        **shards,
+        **{
+            f"{SEARCH}terms/{number}.js": script_payload(f"confsiteShard{number}", shard)
+            for number, shard in enumerate(index.shards)
+        },
         **card_files(site.papers, site),
-        **abstract_files(terms.abstracts),
     }
+    files = [SearchFile(path, "", functools.partial(made.pop, path)) for path in list(made)]
+    return files + abstract_files(terms.abstracts, terms.keys, salt)

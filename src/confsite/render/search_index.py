@@ -72,13 +72,24 @@ def search_document(number: int, paper: Paper, site: Site) -> dict[str, str]:
 
 def _listing_fields(paper: Paper, site: Site) -> dict[str, str]:
     """The indexed text of every field but the title and abstract."""
-    sessions = [site.session_by_key[s] for s in paper.sessions]
     return {
-        "authors": index_text("\n".join(paper.authors)),
-        "session": index_text("\n".join(g.label for g in sessions)),
-        "collection": index_text(collection_label(paper.conference, paper.year)),
-        "awards": index_text("\n".join(paper.awards)),
+        "authors": _lines_text(paper.authors),
+        "session": _session_text(site, paper.sessions),
+        "collection": _collection_text((paper.conference, paper.year)),
+        "awards": _lines_text(paper.awards),
     }
+
+
+def _lines_text(lines: tuple[str, ...]) -> str:
+    return index_text("\n".join(lines))
+
+
+def _session_text(site: Site, sessions: tuple[Session, ...]) -> str:
+    return _lines_text(tuple(site.session_by_key[s].label for s in sessions))
+
+
+def _collection_text(collection: tuple[str | None, int | None]) -> str:
+    return index_text(collection_label(*collection))
 
 
 def js_order(term: str) -> bytes:
@@ -256,39 +267,44 @@ def encode_postings(postings: csc_matrix) -> str:
     numbers[0::2] = docs - previous
     numbers[1::2] = postings.data
     del docs, previous
-    width = np.ones(len(numbers), dtype=np.int32)  # characters per number
+    if len(numbers) and int(numbers.min()) < 0:
+        raise ValueError("internal error: a negative document delta or weight")
+    width = np.ones(len(numbers), dtype=np.int64)  # characters per number
     largest, limit = int(numbers.max()) if len(numbers) else 0, 32
     while limit <= largest:
         width += numbers >= limit
         limit *= 32
-    owner = np.repeat(np.arange(term_count, dtype=np.int32), 2 * held)  # each number's term
-    # Where each character goes: a term's characters are followed by '.' but for the last,
-    # so a number's place is its characters' place among all numbers plus its term's number.
-    term_chars = np.bincount(owner, weights=width, minlength=term_count).astype(np.int64)
-    out = np.empty(int(term_chars.sum()) + term_count - 1, dtype=np.uint8)
-    out[np.cumsum(term_chars + 1)[:-1] - 1] = ord(".")
-    # In place: at 100,000 papers each array of every number is 160 MB.
-    position = np.cumsum(width, dtype=np.int64)
-    position -= width
-    position += owner
-    del owner
+    # Characters of the numbers up to each one; a term's characters are followed by '.' but
+    # for the last term's, so a number ends where its characters do plus its term's number.
+    written = np.zeros(len(numbers) + 1, dtype=np.int64)
+    np.cumsum(width, out=written[1:])
+    del width
+    out = np.empty(int(written[-1]) + term_count - 1, dtype=np.uint8)
+    out[written[2 * postings.indptr[1:-1]] + np.arange(term_count - 1)] = ord(".")
+    last = written[1:]  # in place: at 100,000 papers each array of every number is 160 MB
+    last += np.repeat(np.arange(term_count, dtype=np.int64), 2 * held)
+    last -= 1
     for run in runs(len(numbers)):
-        _write_numbers(out, numbers[run], width[run], position[run])
+        _write_numbers(out, numbers[run], last[run])
     return out.tobytes().decode("ascii")
 
 
-def _write_numbers(
-    out: np.ndarray, numbers: np.ndarray, width: np.ndarray, position: np.ndarray
-) -> None:
-    """Write each number's `width` characters at its `position` in `out` (see above)."""
+DIGIT_BYTES = DIGITS.encode()
+
+
+def _write_numbers(out: np.ndarray, numbers: np.ndarray, last: np.ndarray) -> None:
+    """Write each number's characters ending at its `last` place in `out` (see above): the
+    last character first, then the ones before it for the numbers that have them."""
     import numpy as np
 
-    digits = np.frombuffer(DIGITS.encode(), dtype=np.uint8)
-    for digit in range(int(width.max()) if len(width) else 0):
-        has = width > digit
-        chunk = (numbers[has] >> (5 * (width[has] - 1 - digit))) & 31
-        last = width[has] - 1 == digit
-        out[position[has] + digit] = digits[chunk + 32 * ~last]
+    digits = np.frombuffer(DIGIT_BYTES, dtype=np.uint8)
+    out[last] = digits[numbers & 31]
+    value, place = numbers >> 5, last
+    while len(value):
+        more = np.flatnonzero(value)
+        value, place = value[more], place[more] - 1
+        out[place] = digits[32 + (value & 31)]
+        value >>= 5
 
 
 def badge_list(paper: Paper) -> list[str]:
@@ -375,11 +391,22 @@ def site_terms(site: Site, terms: CorpusTerms) -> tuple[list[csr_matrix], list[s
     abstracts as `terms` has already counted them (for related papers too)."""
     vocabulary = Vocabulary(terms.vocabulary)
     names = [name for name, _ in FIELDS if name not in ("title", "abstract")]
-    listings = (_listing_fields(paper, site) for paper in site.papers)
-    # Sessions, collections, awards and many author lists recur: each text is counted once.
-    # Rows only read their Counters, so sharing one between rows is safe.
+    # Sessions, collections, awards and many author lists recur: each is made into text and
+    # counted once. Rows only read their Counters, so sharing one between rows is safe.
     counted = functools.lru_cache(maxsize=8192)(field_terms)
-    rows = ([counted(texts[name]) for name in names] for texts in listings)
+    lines = functools.cache(lambda texts: counted(_lines_text(texts)))
+    session = functools.cache(lambda sessions: counted(_session_text(site, sessions)))
+    collection = functools.cache(lambda place: counted(_collection_text(place)))
+    assert names == ["authors", "session", "collection", "awards"]  # as the rows below
+    rows = (
+        [
+            counted(_lines_text(paper.authors)),
+            session(paper.sessions),
+            collection((paper.conference, paper.year)),
+            lines(paper.awards),
+        ]
+        for paper in site.papers
+    )
     fields = dict(zip(names, count_matrices(rows, len(names), vocabulary), strict=True))
     fields.update(title=terms.title, abstract=terms.abstract)
     return [fields[name] for name, _ in FIELDS], vocabulary.terms

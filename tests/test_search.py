@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import itertools
 import json
 import random
 import re
@@ -261,3 +262,41 @@ def test_an_index_made_in_runs_is_the_index_made_at_once(monkeypatch) -> None:
     in_runs = compact_index(documents)
     assert in_runs.shards == at_once.shards and in_runs.entry == at_once.entry
     assert len(at_once.shards[0]["postings"][2]) > 7 * 3  # the abstracts' postings span runs
+
+
+def decoded_postings(text: str) -> list[list[tuple[int, int]]]:
+    """Each term's (document, weight) pairs, read back as the page reads them: 5 bits a
+    character, a character of DIGITS' second half followed by more of the same number."""
+    terms = []
+    for part in text.split("."):
+        numbers, value = [], 0
+        for char in part:
+            digit = search_index.DIGITS.index(char)
+            value = value * 32 + digit % 32
+            if digit < 32:
+                numbers.append(value)
+                value = 0
+        documents = itertools.accumulate(numbers[0::2])
+        terms.append(list(zip(documents, numbers[1::2], strict=True)))
+    return terms
+
+
+@pytest.mark.parametrize("largest", [1, 31, 32, 1024, 10**6, 2**40])
+def test_postings_read_back_as_written(largest: int, monkeypatch) -> None:
+    """Numbers of every width, terms with no posting in the field among them (first, last,
+    and between), in runs of 3 so that runs end inside terms."""
+    from scipy.sparse import csc_matrix
+
+    chance = random.Random(largest)
+    columns = [
+        sorted(chance.sample(range(50), chance.choice([0, 0, 1, 5, 30]))) for _ in range(40)
+    ]
+    columns[0] = columns[-1] = []
+    expected = [[(doc, chance.randint(0, largest)) for doc in docs] for docs in columns]
+    indptr = list(itertools.accumulate((len(c) for c in columns), initial=0))
+    data = [weight for term in expected for _, weight in term]
+    indices = [doc for term in expected for doc, _ in term]
+    matrix = csc_matrix((data, indices, indptr), shape=(50, len(columns)), dtype="int64")
+    assert decoded_postings(search_index.encode_postings(matrix)) == expected
+    monkeypatch.setattr(search_index, "RUN", 3)
+    assert decoded_postings(search_index.encode_postings(matrix)) == expected

@@ -164,7 +164,8 @@ def field_weights(
         # A field's length is its number of terms; sums of integers are exact in floats.
         lengths = np.bincount(in_document, weights=field.data, minlength=documents)
         average = float(lengths.sum()) / documents if documents else 1.0
-        weight = np.empty(len(column), dtype=np.int64)
+        # At most idf × (K1 + 1) × the largest boost × 1000: a few hundred thousand.
+        weight = np.empty(len(column), dtype=np.int32)
         for run in runs(len(column)):
             tf = field.data[run].astype(np.float64)
             score = idf[column[run]] * ((K1 + 1) * tf) / (
@@ -257,32 +258,34 @@ def encode_postings(postings: csc_matrix) -> str:
     term_count = postings.shape[1]
     if term_count == 0:
         return ""
-    docs = postings.indices.astype(np.int64)  # by term, then document (a CSC matrix's order)
-    held = np.diff(postings.indptr)
-    previous = np.zeros_like(docs)  # the document before in the same term's postings, or 0
-    previous[1:] = docs[:-1]
-    previous[postings.indptr[:-1][held > 0]] = 0
-    # The numbers in order: each posting's document delta, then its weight.
-    numbers = np.empty(2 * len(docs), dtype=np.int64)
-    numbers[0::2] = docs - previous
+    # The numbers in order: each posting's document delta (from the term's posting before,
+    # or from 0), then its weight. Weights are a few hundred thousand at most: in 32 bits,
+    # each array of every number is half the size (the abstracts' hold 16 million numbers at
+    # 100,000 papers).
+    docs = postings.indices  # by term, then document (a CSC matrix's order)
+    firsts = postings.indptr[:-1][np.diff(postings.indptr) > 0]  # each term's first posting
+    fits = int(postings.data.max(initial=0)) < 2**31
+    numbers = np.empty(2 * len(docs), dtype=np.int32 if fits else np.int64)
+    numbers[0::2] = np.diff(docs, prepend=0)
+    numbers[0::2][firsts] = docs[firsts]
     numbers[1::2] = postings.data
-    del docs, previous
     if len(numbers) and int(numbers.min()) < 0:
         raise ValueError("internal error: a negative document delta or weight")
-    width = np.ones(len(numbers), dtype=np.int64)  # characters per number
+    width = np.ones(len(numbers), dtype=np.int8)  # characters per number
     largest, limit = int(numbers.max()) if len(numbers) else 0, 32
     while limit <= largest:
         width += numbers >= limit
         limit *= 32
     # Characters of the numbers up to each one; a term's characters are followed by '.' but
     # for the last term's, so a number ends where its characters do plus its term's number.
-    written = np.zeros(len(numbers) + 1, dtype=np.int64)
-    np.cumsum(width, out=written[1:])
+    places = np.int32 if 7 * len(numbers) + term_count < 2**31 else np.int64
+    written = np.zeros(len(numbers) + 1, dtype=places)
+    np.cumsum(width, out=written[1:], dtype=places)
     del width
     out = np.empty(int(written[-1]) + term_count - 1, dtype=np.uint8)
     out[written[2 * postings.indptr[1:-1]] + np.arange(term_count - 1)] = ord(".")
-    last = written[1:]  # in place: at 100,000 papers each array of every number is 160 MB
-    last += np.repeat(np.arange(term_count, dtype=np.int64), 2 * held)
+    last = written[1:]  # in place
+    last += np.repeat(np.arange(term_count, dtype=places), 2 * np.diff(postings.indptr))
     last -= 1
     for run in runs(len(numbers)):
         _write_numbers(out, numbers[run], last[run])

@@ -184,7 +184,8 @@ def test_a_rebuild_makes_only_the_search_abstracts_file_of_the_edited_abstract(
         for path in (out / "search" / "abstracts").iterdir()
         if "symbolic reasoning systems" in path.read_text(encoding="utf-8")
     ]
-    assert chunks > 50 and holding == [f"{made[0]}.js"] and len(made) == 1
+    assert len(made) == 1 and chunks > 50
+    assert holding == [f"{made[0]}.js"]
 
 
 def test_one_changed_abstract_rewrites_only_the_files_that_show_it(

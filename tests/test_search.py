@@ -94,6 +94,19 @@ def seed_documents(seeds_build) -> list[dict]:
     return [search_document(n, paper, site) for n, paper in enumerate(site.papers)]
 
 
+def test_the_build_indexes_the_texts_search_documents_hold(seeds_build) -> None:
+    """The build counts the listing fields' terms its own way (`site_terms`, each shared text
+    once) and the titles' and abstracts' with related papers: its index is the one made from
+    `search_document`s, which the lunr.js parity tests check."""
+    from confsite.cache.terms import TermCache
+
+    site = build_site(seeds_build.config, seeds_build.papers, (), None, Diagnostics())
+    documents = [search_document(n, paper, site) for n, paper in enumerate(site.papers)]
+    terms = TermCache(None, b"").paper_terms(site.papers)
+    built = search_index.encode_index(*search_index.site_terms(site, terms))
+    assert built == compact_index(documents) and len(built.shards) > 4
+
+
 def assert_same_rankings(rankings: list[dict]) -> None:
     """Same papers, same scores, in the same order but among equal scores: a wildcard's
     expansions come in the order of each index's own trie, and lunr keeps ties in the order
@@ -300,3 +313,15 @@ def test_postings_read_back_as_written(largest: int, monkeypatch) -> None:
     assert decoded_postings(search_index.encode_postings(matrix)) == expected
     monkeypatch.setattr(search_index, "RUN", 3)
     assert decoded_postings(search_index.encode_postings(matrix)) == expected
+
+
+def test_a_file_of_abstracts_is_keyed_by_its_papers_texts_and_the_build() -> None:
+    abstracts = [f"Abstract {n}." for n in range(40)]
+    texts = [bytes([n]) * 16 for n in range(40)]
+    keys = [file.key for file in search_index.abstract_files(abstracts, texts, b"build")]
+    texts[20] = b"changed".ljust(16)  # a paper of the second file
+    edited = [file.key for file in search_index.abstract_files(abstracts, texts, b"build")]
+    other_build = [file.key for file in search_index.abstract_files(abstracts, texts, b"other")]
+    assert len(keys) == 3 and len(set(keys)) == 3
+    assert [a == b for a, b in zip(keys, edited, strict=True)] == [True, False, True]
+    assert not set(other_build) & set(edited)

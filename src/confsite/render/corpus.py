@@ -73,12 +73,13 @@ def corpus_results(inputs: CorpusInputs, threads: int) -> Iterator[tuple[Any, Cp
     papers = inputs.site.papers
     cache = TermCache(inputs.cache_folder, inputs.fingerprint)
     terms = cache.paper_terms(papers)
-    # TeX parsing leaves cycles of frames that hold their callers' frames, and with them
-    # what counting held (145 MB at 100,000 papers): freed before related papers, this
-    # process's peak. What the process inherited is frozen, so this looks at none of it.
-    gc.collect()
     full_build = not inputs.writer.previous.files
     yield (plain_abstracts(papers, terms) if full_build else {}), {}
+    # TeX parsing leaves cycles of frames that hold their callers' frames, and with them
+    # what counting held (145 MB at 100,000 papers): freed before related papers, the corpus
+    # worker's peak. What existed before the work began is frozen (see `objects_frozen`, for
+    # a forked worker and for this work done in the main process), so this scans none of it.
+    gc.collect()
     folder = inputs.cache_folder
     nearest_path = folder / NEAREST_CACHE_FILE if folder is not None else None
     previous = load_pickle(nearest_path, inputs.fingerprint, Nearest)

@@ -98,6 +98,7 @@ def js_order(term: str) -> bytes:
 
 
 DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
+DIGIT_BYTES = DIGITS.encode()
 
 
 # Postings (a term in one field of one document) per shard: a shard is a run of the sorted
@@ -264,13 +265,15 @@ def encode_postings(postings: csc_matrix) -> str:
     # 100,000 papers).
     docs = postings.indices  # by term, then document (a CSC matrix's order)
     firsts = postings.indptr[:-1][np.diff(postings.indptr) > 0]  # each term's first posting
+    if int(postings.data.min(initial=0)) < 0:
+        raise ValueError("internal error: a negative weight")
     fits = int(postings.data.max(initial=0)) < 2**31
     numbers = np.empty(2 * len(docs), dtype=np.int32 if fits else np.int64)
-    numbers[0::2] = np.diff(docs, prepend=0)
+    numbers[0::2] = np.diff(docs, prepend=docs.dtype.type(0))
     numbers[0::2][firsts] = docs[firsts]
     numbers[1::2] = postings.data
     if len(numbers) and int(numbers.min()) < 0:
-        raise ValueError("internal error: a negative document delta or weight")
+        raise ValueError("internal error: a term's documents out of order")
     width = np.ones(len(numbers), dtype=np.int8)  # characters per number
     largest, limit = int(numbers.max()) if len(numbers) else 0, 32
     while limit <= largest:
@@ -278,7 +281,8 @@ def encode_postings(postings: csc_matrix) -> str:
         limit *= 32
     # Characters of the numbers up to each one; a term's characters are followed by '.' but
     # for the last term's, so a number ends where its characters do plus its term's number.
-    places = np.int32 if 7 * len(numbers) + term_count < 2**31 else np.int64
+    widest = 7 if fits else 13  # characters of the largest 32-bit or 64-bit number
+    places = np.int32 if widest * len(numbers) + term_count < 2**31 else np.int64
     written = np.zeros(len(numbers) + 1, dtype=places)
     np.cumsum(width, out=written[1:], dtype=places)
     del width
@@ -291,8 +295,6 @@ def encode_postings(postings: csc_matrix) -> str:
         _write_numbers(out, numbers[run], last[run])
     return out.tobytes().decode("ascii")
 
-
-DIGIT_BYTES = DIGITS.encode()
 
 
 def _write_numbers(out: np.ndarray, numbers: np.ndarray, last: np.ndarray) -> None:
@@ -394,19 +396,21 @@ def site_terms(site: Site, terms: CorpusTerms) -> tuple[list[csr_matrix], list[s
     abstracts as `terms` has already counted them (for related papers too)."""
     vocabulary = Vocabulary(terms.vocabulary)
     names = [name for name, _ in FIELDS if name not in ("title", "abstract")]
-    # Sessions, collections, awards and many author lists recur: each is made into text and
-    # counted once. Rows only read their Counters, so sharing one between rows is safe.
+    # Sessions, collections and awards recur: each is made into text and counted once. Author
+    # lists are a text per paper, made each time; the ones that recur are counted once. Rows
+    # only read their Counters, so sharing one between rows is safe. The texts are
+    # `_listing_fields`' (a test compares the two).
     counted = functools.lru_cache(maxsize=8192)(field_terms)
-    lines = functools.cache(lambda texts: counted(_lines_text(texts)))
     session = functools.cache(lambda sessions: counted(_session_text(site, sessions)))
     collection = functools.cache(lambda place: counted(_collection_text(place)))
+    award_list = functools.cache(lambda awards: counted(_lines_text(awards)))
     assert names == ["authors", "session", "collection", "awards"]  # as the rows below
     rows = (
         [
             counted(_lines_text(paper.authors)),
             session(paper.sessions),
             collection((paper.conference, paper.year)),
-            lines(paper.awards),
+            award_list(paper.awards),
         ]
         for paper in site.papers
     )
@@ -465,5 +469,6 @@ def search_files(site: Site, terms: CorpusTerms, salt: bytes) -> list[SearchFile
         },
         **card_files(site.papers, site),
     }
+    # Made above (the shards come out of one index); each file's bytes let go as it is staged.
     files = [SearchFile(path, "", functools.partial(made.pop, path)) for path in list(made)]
     return files + abstract_files(terms.abstracts, terms.keys, salt)

@@ -160,6 +160,14 @@ class StagingWriter:
             return None
         return entry if self._stage_previous(path, entry) else None
 
+    def made(self, path: str, key: str, make: Callable[[], bytes]) -> tuple[FileEntry, bool]:
+        """The current site's file for `path` when it was made from the same `key` (empty:
+        none is), else `make()`'s bytes staged under the key; and whether they were made."""
+        kept = self.reuse(path, key) if key else None
+        if kept is not None:
+            return kept, False
+        return self.put(path, make(), key), True
+
     def current_file(self, path: str) -> tuple[Path, str] | None:
         """The current site's file at `path` and the digest of its bytes, while it is still
         as the last build left it."""

@@ -91,10 +91,10 @@ def corpus_results(inputs: CorpusInputs, threads: int) -> Iterator[tuple[Any, Cp
     # Freed before the search index, whose temporaries are this process's peak.
     del related, nearest, previous
     started = time.process_time()
-    writer, staged = inputs.writer, {}
-    for file in search_files(inputs.site, terms, inputs.fingerprint):
-        kept = writer.reuse(file.path, file.key) if file.key else None
-        staged[file.path] = kept or writer.put(file.path, file.make(), file.key)
+    staged = {
+        file.path: inputs.writer.made(file.path, file.key, file.make)[0]
+        for file in search_files(inputs.site, terms, inputs.fingerprint)
+    }
     yield staged, {"search": time.process_time() - started}
 
 

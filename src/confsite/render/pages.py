@@ -94,12 +94,11 @@ class RenderJob:
         else:
             page = maker()
             path, key, make = page.path, page_key(self.salt, page), lambda: page
-        kept = self.writer.reuse(path, key)
-        if kept is not None:
-            return path, kept, False
-        page = make()
-        html = self.environment.get_template(page.template).render(page.context)
-        return path, self.writer.put(path, html.encode(), key), True
+        entry, rendered = self.writer.made(path, key, lambda: self._html(make()))
+        return path, entry, rendered
+
+    def _html(self, page: Page) -> bytes:
+        return self.environment.get_template(page.template).render(page.context).encode()
 
     def stage_pages(self, numbers: range) -> Staged:
         """Pages of the makers, by number: runs, not every n-th page, so that pages which

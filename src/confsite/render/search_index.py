@@ -27,6 +27,8 @@ from __future__ import annotations
 import functools
 import json
 import math
+import operator
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -72,24 +74,35 @@ def search_document(number: int, paper: Paper, site: Site) -> dict[str, str]:
 
 def _listing_fields(paper: Paper, site: Site) -> dict[str, str]:
     """The indexed text of every field but the title and abstract."""
-    return {
-        "authors": _lines_text(paper.authors),
-        "session": _session_text(site, paper.sessions),
-        "collection": _collection_text((paper.conference, paper.year)),
-        "awards": _lines_text(paper.awards),
-    }
+    return {name: text(site, part(paper)) for name, (part, text, _) in LISTING_TEXTS.items()}
 
 
-def _lines_text(lines: tuple[str, ...]) -> str:
+def session_labels(site: Site, sessions: tuple[Session, ...]) -> list[str]:
+    return [site.session_by_key[s].label for s in sessions]
+
+
+def _lines_text(site: Site, lines: tuple[str, ...]) -> str:
     return index_text("\n".join(lines))
 
 
 def _session_text(site: Site, sessions: tuple[Session, ...]) -> str:
-    return _lines_text(tuple(site.session_by_key[s].label for s in sessions))
+    return index_text("\n".join(session_labels(site, sessions)))
 
 
-def _collection_text(collection: tuple[str | None, int | None]) -> str:
-    return index_text(collection_label(*collection))
+def _collection_text(site: Site, place: tuple[str | None, int | None]) -> str:
+    return index_text(collection_label(*place))
+
+
+# Each listing field's text, made from one part of the paper, and how many parts' terms a
+# build keeps (None: all): many papers share a session, a collection, awards; an author list
+# is nearly one per paper, and papers listed together share the ones that recur.
+ListingText = tuple[Callable[[Paper], Any], Callable[[Site, Any], str], int | None]
+LISTING_TEXTS: dict[str, ListingText] = {
+    "authors": (operator.attrgetter("authors"), _lines_text, 8192),
+    "session": (operator.attrgetter("sessions"), _session_text, None),
+    "collection": (operator.attrgetter("conference", "year"), _collection_text, None),
+    "awards": (operator.attrgetter("awards"), _lines_text, None),
+}
 
 
 def js_order(term: str) -> bytes:
@@ -264,7 +277,8 @@ def encode_postings(postings: csc_matrix) -> str:
     # each array of every number is half the size (the abstracts' hold 16 million numbers at
     # 100,000 papers).
     docs = postings.indices  # by term, then document (a CSC matrix's order)
-    firsts = postings.indptr[:-1][np.diff(postings.indptr) > 0]  # each term's first posting
+    held = np.diff(postings.indptr)  # each term's postings
+    firsts = postings.indptr[:-1][held > 0]  # each term's first posting
     if int(postings.data.min(initial=0)) < 0:
         raise ValueError("internal error: a negative weight")
     fits = int(postings.data.max(initial=0)) < 2**31
@@ -289,12 +303,11 @@ def encode_postings(postings: csc_matrix) -> str:
     out = np.empty(int(written[-1]) + term_count - 1, dtype=np.uint8)
     out[written[2 * postings.indptr[1:-1]] + np.arange(term_count - 1)] = ord(".")
     last = written[1:]  # in place
-    last += np.repeat(np.arange(term_count, dtype=places), 2 * np.diff(postings.indptr))
+    last += np.repeat(np.arange(term_count, dtype=places), 2 * held)
     last -= 1
     for run in runs(len(numbers)):
         _write_numbers(out, numbers[run], last[run])
     return out.tobytes().decode("ascii")
-
 
 
 def _write_numbers(out: np.ndarray, numbers: np.ndarray, last: np.ndarray) -> None:
@@ -357,13 +370,10 @@ CARD_CHUNK = 8
 def card_files(papers: tuple[Paper, ...], site: Site) -> dict[str, bytes]:
     """`search/cards/N.js`: what a result shows of papers N×CARD_CHUNK onwards (titles,
     authors, ids, badges, and where it was: its collection and sessions), in columns."""
-    collection_labels = {(c.conference, c.year): c.label for c in site.collections}
-
     # A session's papers are all in the same place: each place is written once.
     @functools.cache
     def placed(collection: tuple[str | None, int | None], sessions: tuple[Session, ...]) -> str:
-        labels = [site.session_by_key[s].label for s in sessions]
-        return " · ".join([collection_labels[collection], *labels])
+        return " · ".join([collection_label(*collection), *session_labels(site, sessions)])
 
     def where(paper: Paper) -> str:
         return placed((paper.conference, paper.year), paper.sessions)
@@ -391,29 +401,24 @@ def script_payload(name: str, data: Any) -> bytes:
     return f"window.{name}={text};\n".encode()
 
 
+def _counting(
+    site: Site, listing: ListingText
+) -> tuple[Callable[[Paper], Any], Callable[[Any], Counter]]:
+    """A listing field's part of a paper, and the terms of a part's text, each part counted
+    once while it is kept."""
+    part, text, kept = listing
+    return part, functools.lru_cache(maxsize=kept)(lambda value: field_terms(text(site, value)))
+
+
 def site_terms(site: Site, terms: CorpusTerms) -> tuple[list[csr_matrix], list[str]]:
     """Every field's term counts (in FIELDS order) and their vocabulary, with titles and
     abstracts as `terms` has already counted them (for related papers too)."""
     vocabulary = Vocabulary(terms.vocabulary)
     names = [name for name, _ in FIELDS if name not in ("title", "abstract")]
-    # Sessions, collections and awards recur: each is made into text and counted once. Author
-    # lists are a text per paper, made each time; the ones that recur are counted once. Rows
-    # only read their Counters, so sharing one between rows is safe. The texts are
-    # `_listing_fields`' (a test compares the two).
-    counted = functools.lru_cache(maxsize=8192)(field_terms)
-    session = functools.cache(lambda sessions: counted(_session_text(site, sessions)))
-    collection = functools.cache(lambda place: counted(_collection_text(place)))
-    award_list = functools.cache(lambda awards: counted(_lines_text(awards)))
-    assert names == ["authors", "session", "collection", "awards"]  # as the rows below
-    rows = (
-        [
-            counted(_lines_text(paper.authors)),
-            session(paper.sessions),
-            collection((paper.conference, paper.year)),
-            award_list(paper.awards),
-        ]
-        for paper in site.papers
-    )
+    # Each field's text is made and counted once per part that recurs (`LISTING_TEXTS`). Rows
+    # only read their Counters, so sharing one between rows is safe.
+    counting = [_counting(site, LISTING_TEXTS[name]) for name in names]
+    rows = ([count(part(paper)) for part, count in counting] for paper in site.papers)
     fields = dict(zip(names, count_matrices(rows, len(names), vocabulary), strict=True))
     fields.update(title=terms.title, abstract=terms.abstract)
     return [fields[name] for name, _ in FIELDS], vocabulary.terms

@@ -21,6 +21,7 @@ from pathlib import Path
 import lxml.html
 import pytest
 from conftest import HOSTILE, html_problems, wait_for_spare
+from jinja2 import DictLoader, Environment
 from markupsafe import Markup, escape
 
 from confsite.diagnostics import Diagnostics
@@ -133,6 +134,39 @@ def test_escaping_honours_a_text_subclass_s_own_markup() -> None:
     """Only `str` itself takes the quick path: a subclass may say how it is written."""
     template = make_environment(None).from_string("{{ value }}")
     assert template.render(value=_HypertextText("plain")) == "<em>its own</em>"
+
+
+LAYOUT = {
+    "base.html": (
+        "<title>{{ title }}</title>\n{% block content %}{% endblock %}\n<p>{{ 3 }} & {{ '<' }}</p>"
+    ),
+    "page.html": (
+        '{% extends "base.html" %}{% block content %}<h1>{{ title }} · {{ n }}</h1>\n'
+        "{% for x in items %}<li>{{ x }}{% if x == '<b>' %} ({{ loop.index }}){% endif %}</li>"
+        "{% endfor %}{% autoescape false %}{{ raw }} {{ n }}{% endautoescape %}"
+        "{{ kept }}|{{ '%s %d' }}{% endblock %}"
+    ),
+}
+
+
+def test_page_blocks_write_what_jinja_writes_with_one_yield_per_run() -> None:
+    """The page code generator yields a run of text and values as one string (render/jinja.py
+    · `PageCodeGenerator.visit_Output`): the page is the one Jinja's own code writes, and a
+    block's run between tags is one yield, not one per piece."""
+    ours = make_environment(None)
+    ours.loader = DictLoader(LAYOUT)
+    stock = Environment(
+        loader=DictLoader(LAYOUT), autoescape=True, trim_blocks=True, lstrip_blocks=True
+    )
+    values = {"title": "A <i>&</i> 'B'", "n": 7, "items": ["<b>", "c", 2], "raw": "<u>"}
+    values["kept"] = Markup("<s>")
+    html = ours.get_template("page.html").render(values)
+    assert html == stock.get_template("page.html").render(values)
+    assert "<h1>A &lt;i&gt;&amp;&lt;/i&gt; &#39;B&#39; · 7</h1>" in html
+    template = ours.get_template("page.html")
+    pieces = list(template.blocks["content"](template.new_context(values)))
+    assert pieces[0] == "<h1>A &lt;i&gt;&amp;&lt;/i&gt; &#39;B&#39; · 7</h1>\n"
+    assert pieces[1:4] == ["<li>&lt;b&gt;", " (1)", "</li>"]  # the if's run is its own
 
 
 def test_the_corpus_keeps_its_awkward_bytes() -> None:

@@ -17,11 +17,11 @@ from jinja2 import (
     FileSystemLoader,
     StrictUndefined,
     TemplateError,
+    nodes,
     pass_context,
     select_autoescape,
 )
 from jinja2.compiler import CodeGenerator, Frame
-from jinja2.nodes import Expr
 from jinja2.runtime import Context, Macro
 from markupsafe import Markup, escape
 
@@ -202,13 +202,35 @@ class PageCodeGenerator(CodeGenerator):
     copied. As Jinja's NativeCodeGenerator does, it changes only what is written around an
     output."""
 
-    def _output_child_pre(self, node: Expr, frame: Frame, finalize: Any) -> None:
+    def _output_child_pre(self, node: nodes.Expr, frame: Frame, finalize: Any) -> None:
         if frame.eval_ctx.volatile or not frame.eval_ctx.autoescape:
             super()._output_child_pre(node, frame, finalize)
             return
         self.write("environment.escaped(")
         if finalize.src is not None:
             self.write(finalize.src)
+
+    def visit_Output(self, node: nodes.Output, frame: Frame) -> None:
+        """Consecutive outputs in a page's blocks yielded as one string, not one each: each
+        yield resumes the block's generator through its page's and its layout's. (Where
+        Jinja appends to a buffer, in macros, or checks for an extends, its own code.)"""
+        if frame.buffer is not None or frame.require_output_check or len(node.nodes) < 2:
+            super().visit_Output(node, frame)
+            return
+        finalize = self._make_finalize()
+        self.writeline("yield ''.join((")
+        self.indent()
+        for child in node.nodes:
+            if isinstance(child, nodes.TemplateData):
+                self.writeline(repr(child.data) + ",")
+                continue
+            self.newline(child)
+            self._output_child_pre(child, frame, finalize)
+            self.visit(child, frame)
+            self._output_child_post(child, frame, finalize)
+            self.write(",")
+        self.outdent()
+        self.writeline("))")
 
 
 class PageEnvironment(Environment):

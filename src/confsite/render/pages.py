@@ -30,6 +30,7 @@ from .jinja import (
     render_cards_ahead,
     template_errors_located,
 )
+from .search_index import listing_files
 from .views import KeyedPage, Page, Views, root_for
 
 # The page workers run below the corpus worker's priority: paper pages wait for its related
@@ -127,6 +128,14 @@ class RenderJob:
         staged = [(name, entry, False) for name, entry in files.items()]
         return staged, time.process_time() - started
 
+    def make_listing_search_files(self, _: None) -> Staged:
+        """The search index's result cards and filters (see `listing_files`), made in a
+        worker as pages are."""
+        started = time.process_time()
+        files = listing_files(self.views.site)
+        staged = [(path, self.writer.put(path, files.pop(path)), False) for path in list(files)]
+        return staged, time.process_time() - started
+
     def paper_task(
         self, numbers: range, related: Related, plain: PlainAbstracts
     ) -> tuple[range, Related, PlainAbstracts]:
@@ -180,11 +189,11 @@ def render_site(
     progress.start("render", result.pages)
     with template_errors_located(theme_dir), worker_pool(job, jobs, PAGE_WORKER_NICENESS) as pool:
         result.workers = 1 if pool.in_process else jobs
-        pages, downloads = _stage_pages(pool, corpus, result)
+        staged = _stage_pages(pool, corpus, result)
         search, cpu_seconds = corpus.search_files()  # while the workers render
         result.cpu_seconds.update(cpu_seconds)
-        result.collect(pages, "render", progress)
-        result.collect(downloads, "downloads")
+        for phase, batches in staged.items():
+            result.collect(batches, phase, progress if phase == "render" else SILENT)
     progress.finish()
     result.digests = views.digests_made(corpus.related()[0])
     for path, data in other_files(site, theme_dir, sorted(result.files)):
@@ -206,17 +215,20 @@ def _render_cards_ahead(views: Views, environment: Environment) -> None:
 
 def _stage_pages(
     pool: WorkerPool, corpus: CorpusJob, result: RenderResult
-) -> tuple[Iterable[Staged], Iterable[Staged]]:
-    """Every page and the downloads staged in the workers: pages without related papers at
-    once, the downloads once the corpus worker has counted the terms (and so made the plain
-    abstracts they show), paper pages once related papers are known. Queued after the other
-    pages, the downloads keep a worker busy while the corpus worker finishes related papers,
-    where the workers would wait at archive scale."""
+) -> dict[str, Iterable[Staged]]:
+    """Every page, the downloads and the search files made without the terms staged in the
+    workers, by phase: pages without related papers and those search files at once, the
+    downloads once the corpus worker has counted the terms (and so made the plain abstracts
+    they show), paper pages once related papers are known. Queued after the other pages, the
+    downloads keep a worker busy while the corpus worker finishes related papers, where the
+    workers would wait at archive scale."""
     job: RenderJob = pool.worker
     other_pages = pool.map_unordered("stage_pages", [range(*run) for run in runs(len(job.makers))])
+    listing = pool.map_unordered("make_listing_search_files", [None])
     plain = corpus.plain_abstracts()
     downloads = pool.map_unordered("make_downloads", [plain])
     related, cpu_seconds = corpus.related()
     result.cpu_seconds.update(cpu_seconds)
     tasks = [job.paper_task(range(*run), related, plain) for run in runs(len(job.papers))]
-    return itertools.chain(other_pages, pool.map_unordered("stage_papers", tasks)), downloads
+    pages = itertools.chain(other_pages, pool.map_unordered("stage_papers", tasks))
+    return {"render": pages, "downloads": downloads, "search listing": listing}

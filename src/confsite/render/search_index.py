@@ -169,9 +169,9 @@ def field_weights(
     import numpy as np
 
     documents = fields[0].shape[0]
-    idf = np.array([
-        math.log(1 + abs((documents - n + 0.5) / (n + 0.5))) for n in postings.tolist()
-    ])
+    idf = np.array(
+        [math.log(1 + abs((documents - n + 0.5) / (n + 0.5))) for n in postings.tolist()]
+    )
     weights = []
     for field, column, (_, boost) in zip(fields, numbers, FIELDS, strict=True):
         in_document = np.repeat(np.arange(documents), np.diff(field.indptr))
@@ -182,8 +182,10 @@ def field_weights(
         weight = np.empty(len(column), dtype=np.int32)
         for run in runs(len(column)):
             tf = field.data[run].astype(np.float64)
-            score = idf[column[run]] * ((K1 + 1) * tf) / (
-                K1 * (1 - B + B * (lengths[in_document[run]] / average)) + tf
+            score = (
+                idf[column[run]]
+                * ((K1 + 1) * tf)
+                / (K1 * (1 - B + B * (lengths[in_document[run]] / average)) + tf)
             )
             weight[run] = js_round(score * boost * 1000)
         weights.append(weight)
@@ -370,6 +372,7 @@ CARD_CHUNK = 8
 def card_files(papers: tuple[Paper, ...], site: Site) -> dict[str, bytes]:
     """`search/cards/N.js`: what a result shows of papers N×CARD_CHUNK onwards (titles,
     authors, ids, badges, and where it was: its collection and sessions), in columns."""
+
     # A session's papers are all in the same place: each place is written once.
     @functools.cache
     def placed(collection: tuple[str | None, int | None], sessions: tuple[Session, ...]) -> str:
@@ -460,20 +463,27 @@ class SearchFile(NamedTuple):
 
 
 def search_files(site: Site, terms: CorpusTerms, salt: bytes) -> list[SearchFile]:
-    """Every file of the search index; `salt` keys those kept between builds (the code's
-    and theme's fingerprint, which their bytes also follow from)."""
+    """The files of the search index made from the terms (the rest are `listing_files`);
+    `salt` keys those kept between builds (the code's and theme's fingerprint, which their
+    bytes also follow from)."""
     index = encode_index(*site_terms(site, terms))
     data = {"index": index.entry, "chunks": {"cards": CARD_CHUNK, "abstracts": ABSTRACT_CHUNK}}
     made = {
         f"{SEARCH}index.js": script_payload("confsiteSearchData", data),
-        f"{SEARCH}filters.js": script_payload("confsiteFilters", document_store(site.papers, site)),
         f"{SEARCH}vocabulary.js": script_payload("confsiteVocabulary", index.vocabulary),
         **{
             f"{SEARCH}terms/{number}.js": script_payload(f"confsiteShard{number}", shard)
             for number, shard in enumerate(index.shards)
         },
-        **card_files(site.papers, site),
     }
     # Made above (the shards come out of one index); each file's bytes let go as it is staged.
     files = [SearchFile(path, "", functools.partial(made.pop, path)) for path in list(made)]
     return files + abstract_files(terms.abstracts, terms.keys, salt)
+
+
+def listing_files(site: Site) -> dict[str, bytes]:
+    """The files of the search index made from the site alone, without the terms: the
+    result cards and the filters. A page worker makes them, off the corpus worker, which a
+    rebuild waits for longest."""
+    filters = script_payload("confsiteFilters", document_store(site.papers, site))
+    return {f"{SEARCH}filters.js": filters, **card_files(site.papers, site)}

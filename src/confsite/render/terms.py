@@ -33,10 +33,22 @@ JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u
 SEPARATOR = re.compile(f"[{JS_SPACE}\\-]+")
 # Letters NFKD leaves whole but a reader types plainly (Søren, Łukasz, Straße); static/
 # search-terms.js has the same table.
-FOLDED_LETTERS = str.maketrans({
-    "ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "đ": "d", "ð": "d", "ł": "l", "ı": "i",
-    "þ": "th", "ħ": "h", "ŧ": "t", "ŀ": "l",
-})
+FOLDED_LETTERS = str.maketrans(
+    {
+        "ß": "ss",
+        "æ": "ae",
+        "œ": "oe",
+        "ø": "o",
+        "đ": "d",
+        "ð": "d",
+        "ł": "l",
+        "ı": "i",
+        "þ": "th",
+        "ħ": "h",
+        "ŧ": "t",
+        "ŀ": "l",
+    }
+)
 NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 # lunr.js's trimmer strips ASCII non-word characters (/^\W+/, /\W+$/); Python's \W is the
 # Unicode one, so γ, Čapek and 深度学习 keep their letters (lunr.js's own would delete them).

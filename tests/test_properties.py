@@ -321,7 +321,7 @@ def test_a_download_spliced_from_old_pieces_is_the_download_made_afresh(
     from types import SimpleNamespace
 
     from confsite.render.download_formats import Download
-    from confsite.render.downloads import _spliced
+    from confsite.render.downloads import _buffers, _spliced
 
     def made(papers: list[str], old: bytes, spans: dict, mark: str = "<") -> tuple[bytes, dict]:
         def piece(site: object, paper: str) -> str:
@@ -329,7 +329,8 @@ def test_a_download_spliced_from_old_pieces_is_the_download_made_afresh(
 
         download = Download("[", separator, "]", piece)
         site = SimpleNamespace(papers=papers)
-        return _spliced(download, site, [p.encode() for p in papers], old, spans)  # type: ignore[arg-type]
+        parts, spans = _spliced(download, site, [p.encode() for p in papers], old, spans)  # type: ignore[arg-type]
+        return b"".join(bytes(buffer) for buffer in _buffers(parts, old)), spans
 
     old, spans = made(before, b"", {})
     assert made(after, old, spans) == made(after, b"", {})

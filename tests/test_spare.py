@@ -127,3 +127,34 @@ def test_the_replaced_site_is_kept_as_the_spare_only_while_it_shares_most_files(
     site_inodes = {path.stat().st_ino for path in site_files(out)}
     assert [path for path in site_files(spare) if path.stat().st_ino not in site_inodes] == []
     assert sorted(os.listdir(out)) == sorted(os.listdir(spare))
+
+
+def test_a_file_written_in_parts_links_the_current_one_when_its_bytes_are_the_same(
+    tmp_path: Path,
+) -> None:
+    """`StagingWriter.put_parts` (the downloads): parts written one after the other give the
+    bytes joined; bytes the current site's file already has are a link to it, as `put`
+    gives, so the file keeps its inode and mtime for a deploy that syncs by them."""
+    from confsite.cache.digests import bytes_digest
+    from confsite.cache.manifest import Manifest
+    from confsite.output.staging import staged_site
+
+    out = tmp_path / "site"
+    with staged_site(out, Manifest(), None) as writer:
+        first = {"same.txt": writer.put_parts("same.txt", [b"ab", memoryview(b"xcdx")[1:3]])}
+        first["other.txt"] = writer.put_parts("other.txt", [b"old"])
+        first["papers.json"] = writer.put("papers.json", b"{}")
+    assert (out / "same.txt").read_bytes() == b"abcd"
+    assert first["same.txt"].digest == bytes_digest(b"abcd")
+    assert (first["same.txt"].size, first["same.txt"].key) == (4, "")
+    with staged_site(out, Manifest(files=first), None) as writer:
+        second = {
+            "same.txt": writer.put_parts("same.txt", [b"a", b"bcd"]),
+            "other.txt": writer.put_parts("other.txt", [b"new", b""]),
+            "papers.json": writer.put("papers.json", b"{}"),
+        }
+    assert second["same.txt"] == first["same.txt"]
+    assert (out / "same.txt").stat().st_ino == first["same.txt"].inode
+    assert (out / "other.txt").read_bytes() == b"new"
+    assert second["other.txt"].inode != first["other.txt"].inode
+    assert second["other.txt"].digest != first["other.txt"].digest

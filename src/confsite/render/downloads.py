@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import mmap
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from ..output.staging import StagingWriter
 
 Spans = dict[bytes, tuple[int, int]]  # paper digest: (offset, length) of its piece, in bytes
+Part = bytes | tuple[int, int]  # of a download: bytes made, or a stretch (start, end) of the old
 
 
 @dataclass(frozen=True)
@@ -57,10 +58,10 @@ def stage_downloads(
     for name, download in DOWNLOADS.items():
         was = previous.files.get(name) if previous is not None else None
         with _old_pieces(writer.current_file(name), was) as (old, old_spans):
-            data, spans = _spliced(download, site, digests, old, old_spans)
-        staged[name] = writer.put(name, data)
+            parts, spans = _spliced(download, site, digests, old, old_spans)
+            with closing(_buffers(parts, old)) as buffers:
+                staged[name] = writer.put_parts(name, buffers)
         recorded[name] = (staged[name].digest, spans)
-        del data  # before the next file is made
     save_pickle(cache, fingerprint, DownloadPieces(site.base_url, recorded))
     return staged
 
@@ -90,10 +91,12 @@ def _spliced(
     digests: list[bytes],
     old: mmap.mmap | bytes,
     old_spans: Spans,
-) -> tuple[bytes, Spans]:
-    """The download's bytes, and where each paper's piece lies in them. Papers whose pieces
-    lay one after the other in the old file are copied as one stretch, separators and all:
-    copying a hundred thousand slices one by one took seconds."""
+) -> tuple[list[Part], Spans]:
+    """The download's bytes, in parts to be written one after the other, and where each
+    paper's piece lies in them. Papers whose pieces lay one after the other in the old file
+    are one part, that stretch of it, separators and all: copying a hundred thousand slices
+    one by one took seconds, and copying the stretches, then joining the parts, copied a
+    download twice (hundreds of megabytes at archive scale)."""
     head, separator = download.head.encode(), download.separator.encode()
     parts, spans, offset = [head], {}, len(head)
     stretch: list[int] = []  # the start and end in `old` of the stretch being gathered
@@ -106,7 +109,7 @@ def _spliced(
             length = span[1]
         else:
             if stretch:
-                parts.append(old[stretch[0] : stretch[1]])
+                parts.append((stretch[0], stretch[1]))
                 stretch = []
             if number:
                 parts.append(separator)
@@ -119,6 +122,20 @@ def _spliced(
         spans[digest] = (offset, length)
         offset += length
     if stretch:
-        parts.append(old[stretch[0] : stretch[1]])
+        parts.append((stretch[0], stretch[1]))
     parts.append(download.tail.encode())
-    return b"".join(parts), spans
+    return parts, spans
+
+
+def _buffers(parts: list[Part], old: mmap.mmap | bytes) -> Iterator[bytes | memoryview]:
+    """The parts' bytes: a stretch of the old file as a view of it, let go as soon as the
+    next part is asked for (or the generator closed), not when the last reference to it
+    goes: the old file cannot be closed while a view of it lives, and garbage cycles (the
+    TeX parser's, which keep frames) can hold one long after."""
+    with memoryview(old) as whole:
+        for part in parts:
+            if isinstance(part, bytes):
+                yield part
+                continue
+            with whole[part[0] : part[1]] as stretch:
+                yield stretch

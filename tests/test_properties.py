@@ -329,7 +329,7 @@ def test_a_download_spliced_from_old_pieces_is_the_download_made_afresh(
 
         download = Download("[", separator, "]", piece)
         site = SimpleNamespace(papers=papers)
-        parts, spans = _spliced(download, site, [p.encode() for p in papers], old, spans)  # type: ignore[arg-type]
+        parts, spans = _spliced(download, site, [p.encode() for p in papers], spans)  # type: ignore[arg-type]
         return b"".join(bytes(buffer) for buffer in _buffers(parts, old)), spans
 
     old, spans = made(before, b"", {})

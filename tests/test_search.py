@@ -107,6 +107,27 @@ def test_the_build_indexes_the_texts_search_documents_hold(seeds_build) -> None:
     assert built == compact_index(documents) and len(built.shards) > 4
 
 
+def test_the_built_site_has_every_search_file_whoever_made_it(seeds_build) -> None:
+    """The corpus worker makes the files that need the terms, a page worker those that need
+    the site alone (`listing_files`): the site has both sets, whole and disjoint, each file
+    with the bytes they make, and the entry names card files for every paper."""
+    from confsite.cache.terms import TermCache
+
+    site = build_site(seeds_build.config, seeds_build.papers, (), None, Diagnostics())
+    terms = TermCache(None, b"").paper_terms(site.papers)
+    listing = search_index.listing_files(site)
+    indexed = {file.path: file.make() for file in search_index.search_files(site, terms, b"")}
+    assert not listing.keys() & indexed.keys()
+    cards = [path for path in listing if path.startswith("search/cards/")]
+    assert len(cards) == -(-len(site.papers) // search_index.CARD_CHUNK) and cards
+    assert "search/filters.js" in listing and "search/index.js" in indexed
+    out = seeds_build.out_dir
+    for path, data in listing.items():
+        assert (out / path).read_bytes() == data, path
+    on_disk = {p.relative_to(out).as_posix() for p in (out / "search").rglob("*.js")}
+    assert on_disk == listing.keys() | indexed.keys()
+
+
 def assert_same_rankings(rankings: list[dict]) -> None:
     """Same papers, same scores, in the same order but among equal scores: a wildcard's
     expansions come in the order of each index's own trie, and lunr keeps ties in the order

@@ -8,10 +8,12 @@ test process may have by now)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from conftest import copy_seeds_project, wait_for_spare
@@ -139,18 +141,23 @@ def test_a_file_written_in_parts_links_the_current_one_when_its_bytes_are_the_sa
     from confsite.cache.manifest import Manifest
     from confsite.output.staging import staged_site
 
+    def parts_of(*parts: bytes | memoryview) -> Callable[[], contextlib.nullcontext]:
+        return lambda: contextlib.nullcontext(iter(parts))
+
     out = tmp_path / "site"
     with staged_site(out, Manifest(), None) as writer:
-        first = {"same.txt": writer.put_parts("same.txt", [b"ab", memoryview(b"xcdx")[1:3]])}
-        first["other.txt"] = writer.put_parts("other.txt", [b"old"])
+        first = {
+            "same.txt": writer.put_parts("same.txt", parts_of(b"ab", memoryview(b"xcdx")[1:3]))
+        }
+        first["other.txt"] = writer.put_parts("other.txt", parts_of(b"old"))
         first["papers.json"] = writer.put("papers.json", b"{}")
     assert (out / "same.txt").read_bytes() == b"abcd"
     assert first["same.txt"].digest == bytes_digest(b"abcd")
     assert (first["same.txt"].size, first["same.txt"].key) == (4, "")
     with staged_site(out, Manifest(files=first), None) as writer:
         second = {
-            "same.txt": writer.put_parts("same.txt", [b"a", b"bcd"]),
-            "other.txt": writer.put_parts("other.txt", [b"new", b""]),
+            "same.txt": writer.put_parts("same.txt", parts_of(b"a", b"bcd")),
+            "other.txt": writer.put_parts("other.txt", parts_of(b"new", b"")),
             "papers.json": writer.put("papers.json", b"{}"),
         }
     assert second["same.txt"] == first["same.txt"]

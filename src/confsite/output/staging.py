@@ -26,6 +26,7 @@ from ..diagnostics import ConfsiteError
 from .processes import libc_function
 from .spare import SpareContents, maker_runs, put_away, take_spare
 
+Bytes = bytes | memoryview  # what a file is written from
 SITE_MARKER = "papers.json"  # every confsite build has it; a folder without it is not ours
 
 
@@ -193,30 +194,30 @@ class StagingWriter:
 
         return self._create(path, write)
 
-    def put_parts(self, path: str, parts: Iterable[bytes | memoryview]) -> FileEntry:
-        """Stage the bytes of `parts`, one after the other, written as they come rather than
-        joined first (a download is hundreds of megabytes at archive scale); when the current
-        site has identical bytes there, link them instead."""
+    def put_parts(
+        self, path: str, parts: Callable[[], contextlib.AbstractContextManager[Iterable[Bytes]]]
+    ) -> FileEntry:
+        """Stage the bytes of the parts `parts()` gives, one after the other, written as they
+        come rather than joined first (a download is hundreds of megabytes at archive scale);
+        when the current site has identical bytes there, link them instead, as `put` does.
+        `parts` is called once to digest them, and again for each attempt to write them."""
         hasher = hashlib.sha256()
+        with parts() as buffers:
+            for buffer in buffers:
+                hasher.update(buffer)
+        digest = hasher.digest()[:DIGEST_SIZE].hex()
+        entry = self.previous.files.get(path)
+        if entry is not None and entry.digest == digest and self._stage_previous(path, entry):
+            return FileEntry(digest, entry.size, entry.mtime_ns, entry.inode)
 
         def write(target: str) -> FileEntry:
-            with open(target, "xb") as stream:  # buffered: most parts are one paper's piece
-                for part in parts:
-                    hasher.update(part)
-                    stream.write(part)
+            with open(target, "xb") as stream, parts() as buffers:  # buffered: pieces are small
+                for buffer in buffers:
+                    stream.write(buffer)
             stat = os.stat(target)
-            digest = hasher.digest()[:DIGEST_SIZE].hex()
-            return FileEntry(digest, stat.st_size, stat.st_mtime_ns, stat.st_ino, "")
+            return FileEntry(digest, stat.st_size, stat.st_mtime_ns, stat.st_ino)
 
-        entry = self._create(path, write)
-        previous = self.previous.files.get(path)
-        current = os.path.join(self._site, path)
-        if previous and previous.digest == entry.digest and file_is_intact(current, previous):
-            target = os.path.join(self._staging, path)
-            os.unlink(target)
-            os.link(current, target)
-            return FileEntry(previous.digest, previous.size, previous.mtime_ns, previous.inode, "")
-        return entry
+        return self._create(path, write)
 
     def finish(self, files: dict[str, FileEntry]) -> None:
         """Called once every file is staged: drops what the spare held that the new site

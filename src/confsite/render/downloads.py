@@ -16,6 +16,7 @@ import mmap
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -58,9 +59,9 @@ def stage_downloads(
     for name, download in DOWNLOADS.items():
         was = previous.files.get(name) if previous is not None else None
         with _old_pieces(writer.current_file(name), was) as (old, old_spans):
-            parts, spans = _spliced(download, site, digests, old, old_spans)
-            with closing(_buffers(parts, old)) as buffers:
-                staged[name] = writer.put_parts(name, buffers)
+            parts, spans = _spliced(download, site, digests, old_spans)
+            staged[name] = writer.put_parts(name, partial(_buffers_closed, parts, old))
+        del parts  # before the next file is made
         recorded[name] = (staged[name].digest, spans)
     save_pickle(cache, fingerprint, DownloadPieces(site.base_url, recorded))
     return staged
@@ -89,7 +90,6 @@ def _spliced(
     download: Download,
     site: Site,
     digests: list[bytes],
-    old: mmap.mmap | bytes,
     old_spans: Spans,
 ) -> tuple[list[Part], Spans]:
     """The download's bytes, in parts to be written one after the other, and where each
@@ -125,6 +125,13 @@ def _spliced(
         parts.append((stretch[0], stretch[1]))
     parts.append(download.tail.encode())
     return parts, spans
+
+
+def _buffers_closed(
+    parts: list[Part], old: mmap.mmap | bytes
+) -> closing[Iterator[bytes | memoryview]]:
+    """`_buffers`, closed (its last view released) on leaving the `with`, however left."""
+    return closing(_buffers(parts, old))
 
 
 def _buffers(parts: list[Part], old: mmap.mmap | bytes) -> Iterator[bytes | memoryview]:

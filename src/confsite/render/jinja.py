@@ -212,25 +212,48 @@ class PageCodeGenerator(CodeGenerator):
 
     def visit_Output(self, node: nodes.Output, frame: Frame) -> None:
         """Consecutive outputs in a page's blocks yielded as one string, not one each: each
-        yield resumes the block's generator through its page's and its layout's. (Where
-        Jinja appends to a buffer, in macros, or checks for an extends, its own code.)"""
-        if frame.buffer is not None or frame.require_output_check or len(node.nodes) < 2:
+        yield resumes the block's generator through its page's and its layout's. Constants
+        are folded as Jinja folds them; where Jinja appends to a buffer (macros) or checks
+        for an extends, and for a single output, its own code."""
+        if frame.buffer is not None or frame.require_output_check:
             super().visit_Output(node, frame)
             return
         finalize = self._make_finalize()
+        body = self._folded(node, frame, finalize)
+        if len(body) < 2:
+            super().visit_Output(node, frame)
+            return
         self.writeline("yield ''.join((")
         self.indent()
-        for child in node.nodes:
-            if isinstance(child, nodes.TemplateData):
-                self.writeline(repr(child.data) + ",")
+        for item in body:
+            if isinstance(item, list):
+                self.writeline(self._output_const_repr(item) + ",")
                 continue
-            self.newline(child)
-            self._output_child_pre(child, frame, finalize)
-            self.visit(child, frame)
-            self._output_child_post(child, frame, finalize)
+            self.newline(item)
+            self._output_child_pre(item, frame, finalize)
+            self.visit(item, frame)
+            self._output_child_post(item, frame, finalize)
             self.write(",")
         self.outdent()
         self.writeline("))")
+
+    def _folded(self, node: nodes.Output, frame: Frame, finalize: Any) -> list[Any]:
+        """The output's children, runs of constants evaluated now (as lists of their text),
+        others left to run, as `CodeGenerator.visit_Output` makes them."""
+        body: list[Any] = []
+        for child in node.nodes:
+            try:
+                if not (finalize.const or isinstance(child, nodes.TemplateData)):
+                    raise nodes.Impossible()
+                const = self._output_child_to_const(child, frame, finalize)
+            except (nodes.Impossible, Exception):
+                body.append(child)
+                continue
+            if body and isinstance(body[-1], list):
+                body[-1].append(const)
+            else:
+                body.append([const])
+        return body
 
 
 class PageEnvironment(Environment):

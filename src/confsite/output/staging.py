@@ -181,43 +181,35 @@ class StagingWriter:
 
     def put(self, path: str, data: bytes, key: str = "") -> FileEntry:
         """Stage `data` at `path`; when the current site has identical bytes there, link them."""
-        digest = bytes_digest(data)
-        entry = self.previous.files.get(path)
-        if entry is not None and entry.digest == digest and self._stage_previous(path, entry):
-            return FileEntry(digest, entry.size, entry.mtime_ns, entry.inode, key)
-
-        def write(target: str) -> FileEntry:
-            with open(target, "xb", buffering=0) as stream:
-                stream.write(data)
-                stat = os.fstat(stream.fileno())
-            return FileEntry(digest, stat.st_size, stat.st_mtime_ns, stat.st_ino, key)
-
-        return self._create(path, write)
+        return self._put(path, bytes_digest(data), functools.partial(_write_bytes, data), key)
 
     def put_parts(
         self, path: str, parts: Callable[[], contextlib.AbstractContextManager[Iterable[Bytes]]]
     ) -> FileEntry:
-        """Stage the bytes of the parts `parts()` gives, one after the other, written as they
-        come rather than joined first (a download is hundreds of megabytes at archive scale);
-        when the current site has identical bytes there, link them instead, as `put` does.
-        `parts` is called once to digest them, and again for each attempt to write them."""
+        """`put` for the bytes of the parts `parts()` gives, one after the other, written as
+        they come rather than joined first (a download is hundreds of megabytes at archive
+        scale). `parts` is called once to digest them, and again for each attempt to write."""
         hasher = hashlib.sha256()
         with parts() as buffers:
             for buffer in buffers:
                 hasher.update(buffer)
         digest = hasher.digest()[:DIGEST_SIZE].hex()
+        return self._put(path, digest, functools.partial(_write_parts, parts))
+
+    def _put(
+        self, path: str, digest: str, write: Callable[[str], os.stat_result], key: str = ""
+    ) -> FileEntry:
+        """The current site's file for `path` linked when its bytes have `digest`, else the
+        bytes written by `write(target)`."""
         entry = self.previous.files.get(path)
         if entry is not None and entry.digest == digest and self._stage_previous(path, entry):
-            return FileEntry(digest, entry.size, entry.mtime_ns, entry.inode)
+            return FileEntry(digest, entry.size, entry.mtime_ns, entry.inode, key)
 
-        def write(target: str) -> FileEntry:
-            with open(target, "xb") as stream, parts() as buffers:  # buffered: pieces are small
-                for buffer in buffers:
-                    stream.write(buffer)
-            stat = os.stat(target)
-            return FileEntry(digest, stat.st_size, stat.st_mtime_ns, stat.st_ino)
+        def written(target: str) -> FileEntry:
+            stat = write(target)
+            return FileEntry(digest, stat.st_size, stat.st_mtime_ns, stat.st_ino, key)
 
-        return self._create(path, write)
+        return self._create(path, written)
 
     def finish(self, files: dict[str, FileEntry]) -> None:
         """Called once every file is staged: drops what the spare held that the new site
@@ -291,6 +283,22 @@ class StagingWriter:
             if not os.path.isdir(target):
                 raise
             shutil.rmtree(target)
+
+
+def _write_bytes(data: bytes, target: str) -> os.stat_result:
+    with open(target, "xb", buffering=0) as stream:
+        stream.write(data)
+        return os.fstat(stream.fileno())
+
+
+def _write_parts(
+    parts: Callable[[], contextlib.AbstractContextManager[Iterable[Bytes]]], target: str
+) -> os.stat_result:
+    with open(target, "xb") as stream, parts() as buffers:  # buffered: pieces are small
+        for buffer in buffers:
+            stream.write(buffer)
+        stream.flush()
+        return os.fstat(stream.fileno())
 
 
 def _exchange(a: Path, b: Path) -> bool:

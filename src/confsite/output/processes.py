@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
 import fcntl
 import functools
 import gc
@@ -27,11 +26,19 @@ from ..diagnostics import ConfsiteError
 PR_SET_PDEATHSIG = 1  # Linux prctl option: a signal for this process when its parent dies
 
 
-@functools.cache
 def libc_function(name: str) -> Callable[..., int] | None:
     """A function of the C library (`renameat2`, `prctl`), or None where there is none."""
-    libc_name = ctypes.util.find_library("c")
-    return getattr(ctypes.CDLL(libc_name, use_errno=True), name, None) if libc_name else None
+    return getattr(_own_symbols(), name, None)
+
+
+@functools.cache
+def _own_symbols() -> ctypes.CDLL | None:
+    """The symbols this process has loaded, the C library's among them. Not by
+    `ctypes.util.find_library`, which runs `ldconfig` in a new process: in every worker."""
+    try:
+        return ctypes.CDLL(None, use_errno=True)
+    except (OSError, TypeError):  # no such handle (Windows)
+        return None
 
 
 def fork_is_safe() -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import subprocess
 import sys
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from confsite.diagnostics import Diagnostics
 from confsite.model.records import Entry
 from confsite.output.processes import ForkedResults, collector_off
 from confsite.readers.plugins import site_registry
+from confsite.text.plain import plain_text
 
 GOES_ON = """
 import sys, time
@@ -233,6 +235,26 @@ def test_merging_frees_the_records_a_cycle_made_meanwhile_would_keep(
             gc.garbage.clear()
     assert len(papers) == 30
     assert kept == []
+
+
+def test_tex_made_plain_leaves_no_cycle_holding_what_its_callers_hold() -> None:
+    """The TeX parser keeps the exception that ends a text in a frame of its own: a cycle,
+    which held every frame above it, and what they held, until a collection. In a rebuild's
+    main process (the collector off) merging's frames were held so: 200,000 objects, 0.4 s of
+    collecting at 100,000 papers. Freed here without a collection."""
+
+    class Held:
+        pass
+
+    def caller(text: str) -> tuple[str, weakref.ref[Held]]:
+        held = Held()
+        return plain_text(text), weakref.ref(held)
+
+    with collector_off():
+        # a formula no other test makes plain: not taken from the caches
+        text, held = caller(r"Bounds of $\alpha_{7391}$ held")
+        assert held() is None
+    assert text == "Bounds of α_7391 held"
 
 
 KILLED = """

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from pylatexenc import latexwalker
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
@@ -277,10 +279,17 @@ def _tex_to_text(tex: str) -> str:
     try:
         # In scraped prose "%" is a percent sign, not the start of a TeX comment.
         escaped = UNESCAPED_PERCENT.sub(r"\\%", tex)
-        text = _plain.latex_to_text(escaped, latex_context=_parsing_context)
+        text = next(_apart(_plain.latex_to_text, escaped, latex_context=_parsing_context))
     except Exception:  # pylatexenc is tolerant; keep the raw text if it is not
         return tex
     return tex if _complaints.count != complained else text
+
+
+def _apart(work: Callable[..., str], *args: Any, **kwargs: Any) -> Iterator[str]:
+    """`work`'s result, called from a generator's frame. The TeX parser keeps the end of the
+    text's exception in its frame: a cycle holding that frame's callers, and all they hold
+    until a collection. Called from here, they are this generator's frame, not ours."""
+    yield work(*args, **kwargs)
 
 
 def shorten(text: str, limit: int) -> str:

@@ -19,6 +19,7 @@ from test_build import tree_digest
 import confsite.cache.inputs
 import confsite.cache.manifest
 import confsite.cache.site_model
+import confsite.model.merge
 import confsite.output.staging
 from confsite.cache.digests import PaperDigests
 from confsite.cache.manifest import load_manifest
@@ -26,7 +27,7 @@ from confsite.cache.stores import load_pickle, save_pickle
 from confsite.cli.summary import print_summary
 from confsite.diagnostics import ConfsiteError, Diagnostics
 from confsite.model.authors import Author
-from confsite.model.records import Paper
+from confsite.model.records import Entry, Paper
 from confsite.pipeline import BuildOptions, BuildResult, build
 from confsite.render import search_index
 from confsite.render.assets import build_fingerprint
@@ -738,6 +739,30 @@ def made_counted(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
 
         monkeypatch.setattr(confsite.cache.site_model, name, counted)
     return made
+
+
+def test_a_rebuild_keys_for_merging_only_the_entries_of_the_edited_source(
+    seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What merging groups entries by (their titles made plain, TeX parsed) is kept with each
+    source in the input cache: a rebuild makes it for the edited source's entries alone, and
+    the site is the one a clean build makes."""
+    config, out = clone(seeds_project, tmp_path / "incremental")
+    edit_abstract(config)
+    keyed: list[str] = []
+    group_key = confsite.cache.inputs.group_key
+
+    def counted(entry: Entry) -> tuple[str, ...]:
+        keyed.append(entry.loc.path)
+        return group_key(entry)
+
+    monkeypatch.setattr(confsite.cache.inputs, "group_key", counted)
+    monkeypatch.setattr(confsite.model.merge, "group_key", counted)
+    run(config, out, jobs=1)
+    edited = f"seeds/{EDITED_DUMP}"
+    records = (config.parent / edited).read_text(encoding="utf-8").count("\n\n")
+    assert set(keyed) == {edited} and 0 < len(keyed) <= records
+    assert tree_digest(out) == tree_digest(built_clean(config, tmp_path / "clean"))
 
 
 def test_a_rebuild_that_changes_no_author_or_title_takes_the_authors_and_cite_keys_kept(

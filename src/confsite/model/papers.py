@@ -9,7 +9,7 @@ from ..config import SiteConfig
 from ..diagnostics import ConfsiteError, Diagnostics
 from ..readers.sources import SourceReading
 from .authors import AuthorOverrides
-from .merge import MergedGroups, merge_groups
+from .merge import GroupKey, MergedGroups, merge_groups
 from .normalize import make_entry
 from .overrides import apply_overrides, author_overrides, load_overrides
 from .records import Entry, Paper
@@ -65,12 +65,15 @@ def merge_sources(
     entries: list[tuple[Entry, ...]],
     diagnostics: Diagnostics,
     previous: MergedGroups,
+    keys: list[tuple[GroupKey, ...]] | None = None,
 ) -> tuple[list[Paper], MergedGroups]:
     """Merge duplicates among the normalized records (taking from `previous` the groups it
-    merged from the same entries), apply overrides, report what is missing. Returns the
-    papers and how each was merged, for the next build."""
+    merged from the same entries; `keys`, their group keys, where already made), apply
+    overrides, report what is missing. Returns the papers and how each was merged, for the
+    next build."""
     flat = [entry for group in entries for entry in group]
-    papers, merged = merge_groups(flat, diagnostics, previous)
+    flat_keys = None if keys is None else [key for group in keys for key in group]
+    papers, merged = merge_groups(flat, diagnostics, previous, flat_keys)
     overrides = overrides_path(config)
     if overrides is not None:
         document = load_overrides(*overrides)

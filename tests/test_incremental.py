@@ -21,6 +21,7 @@ import confsite.cache.manifest
 import confsite.cache.site_model
 import confsite.model.merge
 import confsite.output.staging
+import confsite.render.views
 from confsite.cache.digests import PaperDigests
 from confsite.cache.manifest import load_manifest
 from confsite.cache.stores import load_pickle, save_pickle
@@ -31,6 +32,7 @@ from confsite.model.records import Entry, Paper
 from confsite.pipeline import BuildOptions, BuildResult, build
 from confsite.render import search_index
 from confsite.render.assets import build_fingerprint
+from confsite.render.citation import Citation
 from confsite.render.download_formats import DOWNLOADS
 from confsite.render.downloads import DownloadPieces
 from confsite.render.views import Views
@@ -763,6 +765,35 @@ def test_a_rebuild_keys_for_merging_only_the_entries_of_the_edited_source(
     records = (config.parent / edited).read_text(encoding="utf-8").count("\n\n")
     assert set(keyed) == {edited} and 0 < len(keyed) <= records
     assert tree_digest(out) == tree_digest(built_clean(config, tmp_path / "clean"))
+
+
+def test_a_rebuild_takes_the_record_digests_of_unchanged_papers(
+    seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A paper's record digest (its record with its citation) is what the downloads are
+    spliced by: a rebuild takes the last build's for every paper known unchanged, and makes
+    only the edited paper's (in one process here: the workers' and the one kept for the next
+    build are the same); the site is the one a clean build makes, and so is the next rebuild's."""
+    config, out = clone(seeds_project, tmp_path / "incremental")
+    made: list[str] = []
+    digest = confsite.render.views.digest
+
+    def counted(value: object) -> bytes:
+        if isinstance(value, tuple) and isinstance(value[1], Citation):  # a record digest
+            made.append(value[1].key)
+        return digest(value)
+
+    monkeypatch.setattr(confsite.render.views, "digest", counted)
+    edit_abstract(config)
+    run(config, out, jobs=1)
+    assert len(made) == 1  # of 1,557 papers
+    assert tree_digest(out) == tree_digest(built_clean(config, tmp_path / "clean"))
+    made.clear()
+    dump = config.parent / "seeds" / EDITED_DUMP
+    text = dump.read_text(encoding="utf-8")
+    dump.write_text(text.replace("symbolic reasoning systems", "reasoning systems"), "utf-8")
+    run(config, out, jobs=2)
+    assert tree_digest(out) == tree_digest(built_clean(config, tmp_path / "clean-again"))
 
 
 def test_a_rebuild_that_changes_no_author_or_title_takes_the_authors_and_cite_keys_kept(

@@ -93,6 +93,7 @@ class PaperDigests:
     structure: bytes = b""
     related: dict[str, bytes] = field(default_factory=dict)
     build: str = ""
+    records: dict[str, bytes] = field(default_factory=dict)  # see `Views.record_digest`
 
     def only(self, paper_ids: set[str]) -> PaperDigests:
         return PaperDigests(
@@ -102,4 +103,5 @@ class PaperDigests:
             self.structure,
             {i: made for i, made in self.related.items() if i in paper_ids},
             self.build,
+            {i: made for i, made in self.records.items() if i in paper_ids},
         )

@@ -364,7 +364,26 @@ class Views:
         site's structure and the digests of the papers' `related` papers."""
         cards = {paper_id: made.digests() for paper_id, made in self._card_makings.items()}
         related_made = {paper_id: related_digest(ids) for paper_id, ids in related.items()}
-        return PaperDigests(self.paper_digests, cards, "", self.structure, related_made)
+        records = self._records_made()
+        return PaperDigests(
+            self.paper_digests, cards, "", self.structure, related_made, records=records
+        )
+
+    def _records_made(self) -> dict[str, bytes]:
+        """The record digests this process made or knows (see `record_digest`). In a rebuild,
+        the changed papers' are made here (the workers' are theirs): few, and the next
+        build needs them."""
+        changed = self.unchanged.changed
+        if changed is None:
+            return dict(self._record_digests)
+        records = {}
+        for paper in self.site.papers:
+            made = self._record_digests.get(paper.id) or self._known_record(paper.id)
+            if made is None and paper.id in changed:
+                made = self.record_digest(paper)
+            if made is not None:
+                records[paper.id] = made
+        return records
 
     # --- pages ---------------------------------------------------------------------------
 
@@ -602,9 +621,20 @@ class Views:
         its pieces of the downloads are made from. Made once per paper and process."""
         made = self._record_digests.get(paper.id)
         if made is None:
-            citation = citation_of(self.site, paper)
-            made = self._record_digests[paper.id] = digest((self.paper_digest(paper), citation))
+            made = self._known_record(paper.id)
+            if made is None:
+                made = digest((self.paper_digest(paper), citation_of(self.site, paper)))
+            self._record_digests[paper.id] = made
         return made
+
+    def _known_record(self, paper_id: str) -> bytes | None:
+        """The last build's record digest of a paper known unchanged: the same record, and
+        the same structure, which holds what its citation is made from (its cite key, the
+        base URL, its proceedings' name). A rebuild's downloads need every paper's: making
+        them was 2 s at 100,000 papers."""
+        if not self.unchanged.none_changed((paper_id,)):
+            return None
+        return self._last.records.get(paper_id)
 
     @cached_property
     def _site_digest(self) -> bytes:

@@ -80,7 +80,8 @@ CardDigests = tuple[tuple[str, ...], bytes, bytes]
 @dataclass(frozen=True)
 class PaperDigests:
     """What a build digested of each paper: its record (see render/views.py ·
-    `Views.paper_digest`), its card and its related papers, with the site's structure
+    `Views.paper_digest`), its card, its related papers and its record with its citation
+    (`Views.record_digest`), with the site's structure
     (render/unchanged.py), kept for the next build (cache/inputs.py · `known_digests`), which
     takes those of unchanged papers instead of making them again, and their pages' keys
     while the structure is the same. `inputs_key` is the input cache's of the build that

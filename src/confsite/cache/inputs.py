@@ -55,19 +55,19 @@ class CachedSource:
     entries: tuple[Entry, ...]
     # What merging groups the entries by: kept, as a rebuild's merging would make them again
     # for every unchanged source (0.5 s at 100,000 papers, most of it TeX in titles).
-    keys: tuple[GroupKey, ...]
+    group_keys: tuple[GroupKey, ...]
     problems: tuple[Problem, ...] = ()  # the warnings reading gave (see readers/plausibility.py)
 
     @classmethod
     def of(cls, read: SourceReading, entries: tuple[Entry, ...]) -> CachedSource:
-        keys = tuple(map(group_key, entries))
+        group_keys = tuple(map(group_key, entries))
         return cls(
             read.reader.name,
             read.detected,
             read.record_count,
             read.stated,
             entries,
-            keys,
+            group_keys,
             read.problems,
         )
 
@@ -208,10 +208,10 @@ class CachedReading:
             key: self._made.get(index) or cache.sources[key] for index, key in enumerate(self.keys)
         }
         entries = [source.entries for source in sources.values()]
-        keys = [source.keys for source in sources.values()]
+        group_keys = [source.group_keys for source in sources.values()]
         already = len(diagnostics.problems)
         papers, groups = merge_sources(
-            self.config, reads, entries, diagnostics, cache.groups, keys
+            self.config, reads, entries, diagnostics, cache.groups, group_keys
         )
         problems = diagnostics.problems[already:]
         self._note_kept(papers, groups, cache.groups)

@@ -65,15 +65,15 @@ def merge_sources(
     entries: list[tuple[Entry, ...]],
     diagnostics: Diagnostics,
     previous: MergedGroups,
-    keys: list[tuple[GroupKey, ...]] | None = None,
+    group_keys: list[tuple[GroupKey, ...]],
 ) -> tuple[list[Paper], MergedGroups]:
     """Merge duplicates among the normalized records (taking from `previous` the groups it
-    merged from the same entries; `keys`, their group keys, where already made), apply
+    merged from the same entries; `group_keys`, each source's entries' keys), apply
     overrides, report what is missing. Returns the papers and how each was merged, for the
     next build."""
     flat = [entry for group in entries for entry in group]
-    flat_keys = None if keys is None else [key for group in keys for key in group]
-    papers, merged = merge_groups(flat, diagnostics, previous, flat_keys)
+    keys = [key for group in group_keys for key in group]
+    papers, merged = merge_groups(flat, diagnostics, previous, keys)
     overrides = overrides_path(config)
     if overrides is not None:
         document = load_overrides(*overrides)

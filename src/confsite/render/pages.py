@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -118,15 +118,16 @@ class RenderJob:
         staged = [self.stage(self.views.paper_page(self.papers[n])) for n in numbers]
         return staged, time.process_time() - started
 
-    def make_downloads(self, plain: PlainAbstracts) -> Staged:
-        """The downloads (papers.json, ...), made in a worker as pages are."""
+    def make_downloads(self, plain: PlainAbstracts) -> tuple[Staged, list[bytes]]:
+        """The downloads (papers.json, ...), made in a worker as pages are; and every
+        paper's record digest, in site order, which they are spliced by."""
         started = time.process_time()
         self._take(plain)
         site, views = self.views.site, self.views
         digests = [views.record_digest(paper) for paper in site.papers]
         files = stage_downloads(site, self.writer, self.downloads_cache, self.salt, digests)
         staged = [(name, entry, False) for name, entry in files.items()]
-        return staged, time.process_time() - started
+        return (staged, time.process_time() - started), digests
 
     def make_listing_search_files(self, _: None) -> Staged:
         """The search index's result cards and filters (see `listing_files`), made in a
@@ -231,4 +232,18 @@ def _stage_pages(
     result.cpu_seconds.update(cpu_seconds)
     tasks = [job.paper_task(range(*run), related, plain) for run in runs(len(job.papers))]
     pages = itertools.chain(other_pages, pool.map_unordered("stage_papers", tasks))
-    return {"render": pages, "downloads": downloads, "search listing": listing}
+    return {
+        "render": pages,
+        "downloads": _record_digests_kept(downloads, job.views),
+        "search listing": listing,
+    }
+
+
+def _record_digests_kept(
+    downloads: Iterable[tuple[Staged, list[bytes]]], views: Views
+) -> Iterator[Staged]:
+    """The downloads staged; the record digests the worker made for them are kept with
+    this process's, for the next build (see `Views.digests_made`)."""
+    for staged, digests in downloads:
+        views.take_record_digests(digests)
+        yield staged

@@ -364,26 +364,10 @@ class Views:
         site's structure and the digests of the papers' `related` papers."""
         cards = {paper_id: made.digests() for paper_id, made in self._card_makings.items()}
         related_made = {paper_id: related_digest(ids) for paper_id, ids in related.items()}
-        records = self._records_made()
+        records = dict(self._record_digests)
         return PaperDigests(
             self.paper_digests, cards, "", self.structure, related_made, records=records
         )
-
-    def _records_made(self) -> dict[str, bytes]:
-        """The record digests this process made or knows (see `record_digest`). In a rebuild,
-        the changed papers' are made here (the workers' are theirs): few, and the next
-        build needs them."""
-        changed = self.unchanged.changed
-        if changed is None:
-            return dict(self._record_digests)
-        records = {}
-        for paper in self.site.papers:
-            made = self._record_digests.get(paper.id) or self._known_record(paper.id)
-            if made is None and paper.id in changed:
-                made = self.record_digest(paper)
-            if made is not None:
-                records[paper.id] = made
-        return records
 
     # --- pages ---------------------------------------------------------------------------
 
@@ -626,6 +610,11 @@ class Views:
                 made = digest((self.paper_digest(paper), citation_of(self.site, paper)))
             self._record_digests[paper.id] = made
         return made
+
+    def take_record_digests(self, digests: list[bytes]) -> None:
+        """Every paper's record digest, in site order, as a worker made them."""
+        papers = self.site.papers
+        self._record_digests.update(zip((p.id for p in papers), digests, strict=True))
 
     def _known_record(self, paper_id: str) -> bytes | None:
         """The last build's record digest of a paper known unchanged: the same record, and

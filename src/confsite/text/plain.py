@@ -279,13 +279,13 @@ def _tex_to_text(tex: str) -> str:
     try:
         # In scraped prose "%" is a percent sign, not the start of a TeX comment.
         escaped = UNESCAPED_PERCENT.sub(r"\\%", tex)
-        text = next(_apart(_plain.latex_to_text, escaped, latex_context=_parsing_context))
+        text = next(_from_own_frame(_plain.latex_to_text, escaped, latex_context=_parsing_context))
     except Exception:  # pylatexenc is tolerant; keep the raw text if it is not
         return tex
     return tex if _complaints.count != complained else text
 
 
-def _apart(work: Callable[..., str], *args: Any, **kwargs: Any) -> Iterator[str]:
+def _from_own_frame(work: Callable[..., str], *args: Any, **kwargs: Any) -> Iterator[str]:
     """`work`'s result, called from a generator's frame. The TeX parser keeps the end of the
     text's exception in its frame: a cycle holding that frame's callers, and all they hold
     until a collection. Called from here, they are this generator's frame, not ours."""

@@ -7,11 +7,12 @@ import dataclasses
 import json
 
 import pytest
+from markupsafe import Markup
 
 from confsite.cache.digests import PaperDigests
 from confsite.diagnostics import Diagnostics
 from confsite.model.site import build_site
-from confsite.render.jinja import make_environment
+from confsite.render.jinja import ROOT_MARK, make_environment
 from confsite.render.pages import _render_cards_ahead
 from confsite.render.views import KeyedPage, Views
 
@@ -56,23 +57,26 @@ def test_an_abstract_changes_the_full_card_digest_only(views: Views) -> None:
 
 
 def pages_shown(views: Views, environment) -> list[str]:
-    """Every author's and paper's page, rendered in this process."""
+    """Every author's and paper's page and every page of the listing of all papers, rendered
+    in this process."""
     ids = [paper.id for paper in views.site.papers]
     views.related.update(
         {i: tuple(ids[(n + k) % len(ids)] for k in (1, 2, 3)) for n, i in enumerate(ids)}
     )
-    makers = [m for m in views.page_makers() if isinstance(m, KeyedPage)]
-    makers += [views.paper_page(paper) for paper in views.papers_in_order()]
-    pages = [maker.make() for maker in makers]
+    makers = views.page_makers()
+    pages = [maker.make() for maker in makers if isinstance(maker, KeyedPage)]
+    pages += [maker() for maker in makers if getattr(maker, "func", None) == views.all_papers]
+    pages += [views.paper_page(paper).make() for paper in views.papers_in_order()]
     return [environment.get_template(page.template).render(page.context) for page in pages]
 
 
-def test_cards_rendered_ahead_are_those_authors_and_paper_pages_show(
+def test_cards_rendered_ahead_are_those_authors_paper_and_listing_pages_show(
     seeds_build, monkeypatch
 ) -> None:
-    """A full build renders every paper's brief card and line before the page workers fork:
-    authors' and paper pages must then render no card anew (it would be made in each
-    worker again), and show the same HTML as cards rendered as they are met."""
+    """A full build renders every paper's brief card and line before the page workers fork,
+    once for every depth: authors' and paper pages and the listing of all papers (its first
+    page one folder deep, the others three) must then render no card anew (it would be made
+    in each worker again), and show the same HTML as cards rendered as they are met."""
     site = build_site(seeds_build.config, seeds_build.papers, (), None, Diagnostics())
     as_met = pages_shown(Views(site), make_environment(None))
     views, environment = Views(site), make_environment(None)
@@ -84,8 +88,25 @@ def test_cards_rendered_ahead_are_those_authors_and_paper_pages_show(
         monkeypatch.setattr(
             macro, "_macro", lambda root, made=made: anew.append(root) or made(root)
         )
-    assert pages_shown(views, environment) == as_met
+    shown = pages_shown(views, environment)
+    assert len(shown) > len(site.papers) + 4  # the listing's pages among them
+    assert shown == as_met
     assert anew == []
+
+
+def test_a_card_whose_text_reads_as_the_root_mark_is_shown_as_met(seeds_build) -> None:
+    """Escaped text cannot hold the mark cards rendered ahead link from; text already made
+    markup (a rich title) that did would be shown as met, not with the page's root in it."""
+    site = build_site(seeds_build.config, seeds_build.papers, (), None, Diagnostics())
+    views, environment = Views(site), make_environment(None)
+    cards = views.prepare_papers()
+    card = cards[0].filled()
+    card["title"] = Markup(f"A title with {ROOT_MARK} in it")
+    environment.globals["paper_line"].render_ahead(cards)
+    template = environment.from_string("{{ paper_line(paper) }}")
+    html = template.render(root="../../", paper=card)
+    assert f"A title with {ROOT_MARK} in it" in html
+    assert 'href="../../papers/' in html
 
 
 def test_a_card_made_later_reads_as_the_card_made_at_once(views: Views) -> None:

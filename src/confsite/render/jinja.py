@@ -33,6 +33,10 @@ from .labels import UNTITLED
 # Characters of rendered cards kept per process: every paper's brief card and line at 100,000
 # papers (about 150 MB), bounded for programs whose cards are far longer.
 MEMOIZED_MACRO_CHARS = 200_000_000
+# The root cards rendered ahead link from (see `MemoizedMacro`). Markup, so `link` keeps it
+# as it is; scraped text is escaped, so no card's own text holds it.
+ROOT_MARK = Markup("&confsite-root;")
+LINKED_ROOT_MARK = f'href="{ROOT_MARK}'
 # Macros of the partials that every template can call without importing them.
 PARTIAL_MACROS = (
     ("partials/paper_card.html", "paper_title"),
@@ -86,7 +90,9 @@ class MemoizedMacro:
     Cards rendered ahead (`render_ahead`, before the page workers fork) are kept in one
     buffer, not as an object each: a forked worker shares its parent's memory until it
     writes to it, and reading an object writes its reference count, so every card object a
-    worker showed would be copied into it; the buffer is only read."""
+    worker showed would be copied into it; the buffer is only read. They are rendered with
+    `ROOT_MARK` for the page's root, put in its place when a page shows one: the listing of
+    all papers shows them two folders deeper from its second page on than from its first."""
 
     def __init__(
         self,
@@ -99,9 +105,9 @@ class MemoizedMacro:
         self._kept = kept
         self._cache: OrderedDict[tuple, Markup] = OrderedDict()
         self._held = 0
-        # Cards rendered ahead: the page depth and options they were rendered for, each
-        # paper's number, and the buffer, where card n lies in [ends[n], ends[n + 1]).
-        self._ahead_for: tuple = ()
+        # Cards rendered ahead: the options they were rendered for, each paper's number, and
+        # the buffer, where card n lies in [ends[n], ends[n + 1]).
+        self._ahead_for: tuple | None = None
         self._ahead: dict[str, int] = {}
         self._ahead_buffer = bytearray()
         self._ahead_ends = array("q", [0])
@@ -109,10 +115,10 @@ class MemoizedMacro:
     @pass_context
     def __call__(self, context: Context, paper: dict[str, Any], **options: Any) -> Markup:
         root, settings = context["root"], tuple(sorted(options.items()))
-        if (root, settings) == self._ahead_for:
+        if settings == self._ahead_for:
             number = self._ahead.get(paper["id"])
             if number is not None:
-                return self._card_ahead(number)
+                return self._card_ahead(number, root)
         key = (paper["id"], root, settings)
         html = self._cache.get(key)
         if html is None:
@@ -124,20 +130,24 @@ class MemoizedMacro:
                     self._held -= len(self._cache.popitem(last=False)[1])
         return html
 
-    def render_ahead(self, papers: Iterable[dict[str, Any]], root: str, **options: Any) -> None:
-        """Render the papers' cards as pages at `root` calling with `options` will show them,
-        into the buffer (which they replace)."""
-        macro = self._macro(root)
-        self._ahead_for = (root, tuple(sorted(options.items())))
+    def render_ahead(self, papers: Iterable[dict[str, Any]], **options: Any) -> None:
+        """Render the papers' cards as pages calling with `options` will show them, at any
+        depth, into the buffer (which they replace)."""
+        macro = self._macro(ROOT_MARK)
+        self._ahead_for = tuple(sorted(options.items()))
         self._ahead, self._ahead_buffer, self._ahead_ends = {}, bytearray(), array("q", [0])
         for paper in papers:
+            html = str(macro(paper, **options))
+            if html.count(ROOT_MARK) != html.count(LINKED_ROOT_MARK):
+                continue  # text that reads as the mark, impossible escaped: shown as met
             self._ahead[paper["id"]] = len(self._ahead_ends) - 1
-            self._ahead_buffer += str(macro(paper, **options)).encode()
+            self._ahead_buffer += html.encode()
             self._ahead_ends.append(len(self._ahead_buffer))
 
-    def _card_ahead(self, number: int) -> Markup:
+    def _card_ahead(self, number: int, root: str) -> Markup:
         ends = self._ahead_ends
-        return Markup(self._ahead_buffer[ends[number] : ends[number + 1]].decode())
+        html = self._ahead_buffer[ends[number] : ends[number + 1]].decode()
+        return Markup(html.replace(ROOT_MARK, root))
 
 
 # The templates whose calls of the card macros `render_cards_ahead` renders as they make
@@ -158,15 +168,12 @@ def theme_templates(theme_dir: Path) -> Path:
     return theme_dir / "templates"
 
 
-def render_cards_ahead(
-    environment: Environment, cards: list[dict[str, Any]], author_root: str, paper_root: str
-) -> None:
-    """Render every card as authors' pages show it (`author.html`, at `author_root`) and its
-    line as paper pages list it among related papers (`paper.html`, at `paper_root`)."""
-    environment.globals["paper_card"].render_ahead(
-        cards, author_root, heading="h3", show_abstract=False
-    )
-    environment.globals["paper_line"].render_ahead(cards, paper_root)
+def render_cards_ahead(environment: Environment, cards: list[dict[str, Any]]) -> None:
+    """Render every card as authors' pages show it (`author.html`) and its line as paper
+    pages list it among related papers (`paper.html`) and the listing of all papers lists it
+    (`papers.html`)."""
+    environment.globals["paper_card"].render_ahead(cards, heading="h3", show_abstract=False)
+    environment.globals["paper_line"].render_ahead(cards)
 
 
 def _brief(options: dict[str, Any]) -> bool:

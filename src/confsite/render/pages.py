@@ -16,7 +16,6 @@ from ..cache.manifest import FileEntry
 from ..cache.page_keys import page_key
 from ..model.records import Paper
 from ..model.site import Site
-from ..model.urls import author_url, page_path, paper_url
 from ..output.processes import WorkerPool, forks, worker_pool
 from ..output.staging import StagingWriter
 from ..progress import SILENT, Progress
@@ -31,7 +30,7 @@ from .jinja import (
     template_errors_located,
 )
 from .search_index import listing_files
-from .views import KeyedPage, Page, Views, root_for
+from .views import KeyedPage, Page, Views
 
 # The page workers run below the corpus worker's priority: paper pages wait for its related
 # papers, and with three processes on two cores it got a third of each, so the workers were
@@ -207,11 +206,8 @@ def render_site(
 def _render_cards_ahead(views: Views, environment: Environment) -> None:
     """In a full build, what each page worker would make for nearly every paper, made once
     before they fork, while the corpus worker has the other core: authors' pages and paper
-    pages list papers from all over the program."""
-    cards = views.prepare_papers()
-    author_root = root_for(page_path(author_url("slug")))
-    paper_root = root_for(page_path(paper_url("slug")))
-    render_cards_ahead(environment, cards, author_root, paper_root)
+    pages list papers from all over the program, the listing of all papers every one."""
+    render_cards_ahead(environment, views.prepare_papers())
 
 
 def _stage_pages(

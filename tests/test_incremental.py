@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -189,6 +190,42 @@ def test_a_rebuild_makes_only_the_search_abstracts_file_of_the_edited_abstract(
     ]
     assert len(made) == 1 and chunks > 50
     assert holding == [f"{made[0]}.js"]
+
+
+def card_ids(path: Path) -> list[str]:
+    """The ids of the papers a file of result cards holds (`window.confsiteCardsN={...};`)."""
+    text = path.read_text(encoding="utf-8")
+    return json.loads(text[text.index("=") + 1 : text.rindex(";")])["ids"].split("\x1e")
+
+
+def test_a_rebuild_makes_only_the_result_cards_file_of_the_changed_paper(
+    seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The search's files of result cards whose papers are all unchanged are taken from the
+    current site unmade; after a change of structure (a paper moved to another session, which
+    the cards of the other papers there name), every one is made again."""
+    config, out = clone(seeds_project, tmp_path)
+    chunks = len(list((out / "search" / "cards").iterdir()))
+    made: list[str] = []
+    payload = search_index.script_payload
+
+    def watched(name: str, data: object) -> bytes:
+        if name.startswith("confsiteCards"):
+            made.append(name)
+        return payload(name, data)
+
+    monkeypatch.setattr(search_index, "script_payload", watched)
+    edit_abstract(config)
+    run(config, out, jobs=1)
+    holding = [
+        path.stem for path in (out / "search" / "cards").iterdir() if EDITED_ID in card_ids(path)
+    ]
+    assert chunks > 50
+    assert made == [f"confsiteCards{chunk}" for chunk in holding]
+    made.clear()
+    override(config, f"{NEIGHBOUR_ID}:\n  sessions: [Oral Session 1]\n")
+    run(config, out, jobs=1)
+    assert len(made) == chunks
 
 
 def test_one_changed_abstract_rewrites_only_the_files_that_show_it(

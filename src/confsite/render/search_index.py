@@ -369,9 +369,12 @@ def document_store(papers: tuple[Paper, ...], site: Site) -> dict[str, Any]:
 CARD_CHUNK = 8
 
 
-def card_files(papers: tuple[Paper, ...], site: Site) -> dict[str, bytes]:
+def card_files(
+    papers: tuple[Paper, ...], site: Site, kept: Callable[[str, tuple[Paper, ...]], bool]
+) -> dict[str, bytes]:
     """`search/cards/N.js`: what a result shows of papers N×CARD_CHUNK onwards (titles,
-    authors, ids, badges, and where it was: its collection and sessions), in columns."""
+    authors, ids, badges, and where it was: its collection and sessions), in columns; but
+    those files that `kept(path, papers)` says are kept as they are."""
 
     # A session's papers are all in the same place: each place is written once.
     @functools.cache
@@ -383,7 +386,9 @@ def card_files(papers: tuple[Paper, ...], site: Site) -> dict[str, bytes]:
 
     files = {}
     for chunk, start in enumerate(range(0, len(papers), CARD_CHUNK)):
-        part = papers[start : start + CARD_CHUNK]
+        path, part = f"{SEARCH}cards/{chunk}.js", papers[start : start + CARD_CHUNK]
+        if kept(path, part):
+            continue
         data = {
             "titles": RECORD.join(plain_text(p.title) if p.title else "" for p in part),
             "authors": RECORD.join(UNIT.join(p.authors) for p in part),
@@ -391,7 +396,7 @@ def card_files(papers: tuple[Paper, ...], site: Site) -> dict[str, bytes]:
             "badges": RECORD.join(UNIT.join(badge_list(p)) for p in part),
             "where": RECORD.join(where(p) for p in part),
         }
-        files[f"{SEARCH}cards/{chunk}.js"] = script_payload(f"confsiteCards{chunk}", data)
+        files[path] = script_payload(f"confsiteCards{chunk}", data)
     return files
 
 
@@ -481,9 +486,11 @@ def search_files(site: Site, terms: CorpusTerms, salt: bytes) -> list[SearchFile
     return files + abstract_files(terms.abstracts, terms.keys, salt)
 
 
-def listing_files(site: Site) -> dict[str, bytes]:
+def listing_files(
+    site: Site, kept: Callable[[str, tuple[Paper, ...]], bool] = lambda path, papers: False
+) -> dict[str, bytes]:
     """The files of the search index made from the site alone, without the terms: the
-    result cards and the filters. A page worker makes them, off the corpus worker, which a
-    rebuild waits for longest."""
+    result cards and the filters, but the card files `kept` keeps (see `card_files`). A page
+    worker makes them, off the corpus worker, which a rebuild waits for longest."""
     filters = script_payload("confsiteFilters", document_store(site.papers, site))
-    return {f"{SEARCH}filters.js": filters, **card_files(site.papers, site)}
+    return {f"{SEARCH}filters.js": filters, **card_files(site.papers, site, kept)}

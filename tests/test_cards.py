@@ -7,14 +7,20 @@ import dataclasses
 import json
 
 import pytest
-from markupsafe import Markup
 
 from confsite.cache.digests import PaperDigests
 from confsite.diagnostics import Diagnostics
 from confsite.model.site import build_site
-from confsite.render.jinja import ROOT_MARK, make_environment
+from confsite.render.jinja import (
+    CARDS_AHEAD_FOR,
+    ROOT_MARK,
+    cards_ahead_fit,
+    make_environment,
+    render_cards_ahead,
+)
 from confsite.render.pages import _render_cards_ahead
 from confsite.render.views import KeyedPage, Views
+from confsite.text.rich import render_rich_line
 
 
 @pytest.fixture
@@ -94,19 +100,35 @@ def test_cards_rendered_ahead_are_those_authors_paper_and_listing_pages_show(
     assert anew == []
 
 
-def test_a_card_whose_text_reads_as_the_root_mark_is_shown_as_met(seeds_build) -> None:
-    """Escaped text cannot hold the mark cards rendered ahead link from; text already made
-    markup (a rich title) that did would be shown as met, not with the page's root in it."""
+def test_a_title_holding_what_a_root_mark_looks_like_is_shown_as_met(seeds_build) -> None:
+    """Cards rendered ahead take the page's root where the mark is; latex2mathml leaves its
+    text unescaped, so a scraped title can make markup that looks like a mark after an
+    href: it is shown as written, as a card rendered as met shows it."""
     site = build_site(seeds_build.config, seeds_build.papers, (), None, Diagnostics())
-    views, environment = Views(site), make_environment(None)
-    cards = views.prepare_papers()
-    card = cards[0].filled()
-    card["title"] = Markup(f"A title with {ROOT_MARK} in it")
-    environment.globals["paper_line"].render_ahead(cards)
-    template = environment.from_string("{{ paper_line(paper) }}")
-    html = template.render(root="../../", paper=card)
-    assert f"A title with {ROOT_MARK} in it" in html
-    assert 'href="../../papers/' in html
+    guessed = ROOT_MARK[: ROOT_MARK.rindex("-")] + ";"
+    views = Views(site)
+    cards = views.prepare_papers()[:2]
+    for card, scraped in zip(cards, (r'$\text{href="&confsite-root;}$', guessed), strict=True):
+        card.filled()["title"] = render_rich_line(scraped)
+    template = "{{ paper_line(paper) }}{{ paper_card(paper, heading='h3', show_abstract=False) }}"
+    environment = make_environment(None)
+    as_met = [environment.from_string(template).render(root="../../", paper=c) for c in cards]
+    environment = make_environment(None)
+    render_cards_ahead(environment, cards)
+    ahead = [environment.from_string(template).render(root="../../", paper=c) for c in cards]
+    assert ahead == as_met
+    assert 'href="&confsite-root;' in as_met[0] and "../../papers/" in as_met[0]
+
+
+@pytest.mark.parametrize("overridden", CARDS_AHEAD_FOR)
+def test_a_theme_overriding_what_renders_cards_takes_none_ahead(overridden: str, tmp_path) -> None:
+    """A theme's own card, or partial a card calls, may read the root as more than text to
+    output (its length, a comparison), which the mark cards are rendered ahead with is not."""
+    assert cards_ahead_fit(tmp_path)
+    template = tmp_path / "templates" / overridden
+    template.parent.mkdir(parents=True, exist_ok=True)
+    template.write_text("{{ root }}", encoding="utf-8")
+    assert not cards_ahead_fit(tmp_path)
 
 
 def test_a_card_made_later_reads_as_the_card_made_at_once(views: Views) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import secrets
 from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
@@ -34,9 +35,9 @@ from .labels import UNTITLED
 # papers (about 150 MB), bounded for programs whose cards are far longer.
 MEMOIZED_MACRO_CHARS = 200_000_000
 # The root cards rendered ahead link from (see `MemoizedMacro`). Markup, so `link` keeps it
-# as it is; scraped text is escaped, so no card's own text holds it.
-ROOT_MARK = Markup("&confsite-root;")
-LINKED_ROOT_MARK = f'href="{ROOT_MARK}'
+# as it is. Drawn anew by each build's main process (the workers it forks inherit it): no
+# scraped text can hold it, not even markup made from it unescaped, as latex2mathml's text is.
+ROOT_MARK = Markup(f"&confsite-root-{secrets.token_hex(16)};")
 # Macros of the partials that every template can call without importing them.
 PARTIAL_MACROS = (
     ("partials/paper_card.html", "paper_title"),
@@ -137,11 +138,8 @@ class MemoizedMacro:
         self._ahead_for = tuple(sorted(options.items()))
         self._ahead, self._ahead_buffer, self._ahead_ends = {}, bytearray(), array("q", [0])
         for paper in papers:
-            html = str(macro(paper, **options))
-            if html.count(ROOT_MARK) != html.count(LINKED_ROOT_MARK):
-                continue  # text that reads as the mark, impossible escaped: shown as met
             self._ahead[paper["id"]] = len(self._ahead_ends) - 1
-            self._ahead_buffer += html.encode()
+            self._ahead_buffer += str(macro(paper, **options)).encode()
             self._ahead_ends.append(len(self._ahead_buffer))
 
     def _card_ahead(self, number: int, root: str) -> Markup:
@@ -151,8 +149,16 @@ class MemoizedMacro:
 
 
 # The templates whose calls of the card macros `render_cards_ahead` renders as they make
-# them; a theme's own may call them otherwise.
-CARDS_AHEAD_FOR = ("author.html", "paper.html", "partials/paper_card.html")
+# them, and those the macros call; a theme's own may call them otherwise, or read the root
+# the cards are rendered ahead with (`ROOT_MARK`) as more than text to output.
+CARDS_AHEAD_FOR = (
+    "author.html",
+    "paper.html",
+    "papers.html",
+    "partials/paper_card.html",
+    "partials/authors.html",
+    "partials/badges.html",
+)
 
 
 def cards_ahead_fit(theme_dir: Path | None) -> bool:

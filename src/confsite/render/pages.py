@@ -11,7 +11,7 @@ from pathlib import Path
 
 from jinja2 import Environment
 
-from ..cache.digests import PaperDigests
+from ..cache.digests import PaperDigests, text_digest
 from ..cache.manifest import FileEntry
 from ..cache.page_keys import page_key
 from ..model.records import Paper
@@ -131,23 +131,27 @@ class RenderJob:
     def make_listing_search_files(self, _: None) -> Staged:
         """The search index's result cards and filters (see `listing_files`), made in a
         worker as pages are. A file of result cards whose papers are all known unchanged is
-        taken from the current site, when the last build made it under the same structure
-        (which holds the labels of the collections and sessions it names): remaking them
-        all was 3 s of a one-abstract rebuild at 100,000 papers."""
+        taken from the current site, when the last build made it of the same papers under
+        the same structure (which holds the labels of the collections and sessions it names):
+        remaking them all was 3 s of a one-abstract rebuild at 100,000 papers."""
         started = time.process_time()
-        views, writer, key = self.views, self.writer, self.views.structure.hex()
+        views, writer = self.views, self.writer
         staged: list[tuple[str, FileEntry, bool]] = []
+        keys: dict[str, str] = {}  # a result cards file's: its papers' ids under the structure
 
         def kept(path: str, papers: tuple[Paper, ...]) -> bool:
-            entry = None
-            if views.unchanged.none_changed(paper.id for paper in papers):
-                entry = writer.reuse(path, key)
+            ids = [paper.id for paper in papers]
+            keys[path] = text_digest("\0".join([views.structure.hex(), *ids])).hex()
+            entry = writer.reuse(path, keys[path]) if views.unchanged.none_changed(ids) else None
             if entry is not None:
                 staged.append((path, entry, False))
             return entry is not None
 
         files = listing_files(views.site, kept)
-        staged += [(path, writer.put(path, files.pop(path), key), False) for path in list(files)]
+        staged += [
+            (path, writer.put(path, data, keys.get(path, "")), False)
+            for path, data in files.items()
+        ]
         return staged, time.process_time() - started
 
     def paper_task(

@@ -35,8 +35,8 @@ from .labels import UNTITLED
 # papers (about 150 MB), bounded for programs whose cards are far longer.
 MEMOIZED_MACRO_CHARS = 200_000_000
 # The root cards rendered ahead link from (see `MemoizedMacro`). Markup, so `link` keeps it
-# as it is. Drawn anew by each build's main process (the workers it forks inherit it): no
-# scraped text can hold it, not even markup made from it unescaped, as latex2mathml's text is.
+# as it is. Drawn at random when this module is imported (the workers a build forks inherit
+# it): no scraped text can hold it, not even markup made unescaped, as latex2mathml's text is.
 ROOT_MARK = Markup(f"&confsite-root-{secrets.token_hex(16)};")
 # Macros of the partials that every template can call without importing them.
 PARTIAL_MACROS = (

@@ -135,13 +135,13 @@ class RenderJob:
         the same structure (which holds the labels of the collections and sessions it names):
         remaking them all was 3 s of a one-abstract rebuild at 100,000 papers."""
         started = time.process_time()
-        views, writer = self.views, self.writer
+        views, writer, structure = self.views, self.writer, self.views.structure.hex()
         staged: list[tuple[str, FileEntry, bool]] = []
         keys: dict[str, str] = {}  # a result cards file's: its papers' ids under the structure
 
         def kept(path: str, papers: tuple[Paper, ...]) -> bool:
             ids = [paper.id for paper in papers]
-            keys[path] = text_digest("\0".join([views.structure.hex(), *ids])).hex()
+            keys[path] = text_digest("\0".join([structure, *ids])).hex()
             entry = writer.reuse(path, keys[path]) if views.unchanged.none_changed(ids) else None
             if entry is not None:
                 staged.append((path, entry, False))

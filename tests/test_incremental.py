@@ -166,6 +166,19 @@ def test_strict_fails_a_rebuild_with_nothing_changed_as_it_fails_a_full_build(
     assert messages[0] == messages[1] and "--strict makes warnings fatal" in messages[0]
 
 
+def first_arguments(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list:
+    """The first argument of every call of `module.name` from now on, in this process."""
+    calls: list = []
+    function = getattr(module, name)
+
+    def watched(first: object, *rest: object) -> object:
+        calls.append(first)
+        return function(first, *rest)
+
+    monkeypatch.setattr(module, name, watched)
+    return calls
+
+
 def test_a_rebuild_makes_only_the_search_abstracts_file_of_the_edited_abstract(
     seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -173,14 +186,7 @@ def test_a_rebuild_makes_only_the_search_abstracts_file_of_the_edited_abstract(
     the current site unmade (the corpus work in this process, where it can be watched)."""
     config, out = clone(seeds_project, tmp_path)
     chunks = len(list((out / "search" / "abstracts").iterdir()))
-    made = []
-    payload = search_index._abstracts_payload
-
-    def watched(chunk: int, abstracts: list[str]) -> bytes:
-        made.append(chunk)
-        return payload(chunk, abstracts)
-
-    monkeypatch.setattr(search_index, "_abstracts_payload", watched)
+    made = first_arguments(monkeypatch, search_index, "_abstracts_payload")
     edit_abstract(config)
     run(config, out, jobs=1)
     holding = [
@@ -206,26 +212,22 @@ def test_a_rebuild_makes_only_the_result_cards_file_of_the_changed_paper(
     the cards of the other papers there name), every one is made again."""
     config, out = clone(seeds_project, tmp_path)
     chunks = len(list((out / "search" / "cards").iterdir()))
-    made: list[str] = []
-    payload = search_index.script_payload
+    payloads = first_arguments(monkeypatch, search_index, "script_payload")
 
-    def watched(name: str, data: object) -> bytes:
-        if name.startswith("confsiteCards"):
-            made.append(name)
-        return payload(name, data)
+    def made() -> list[str]:
+        return [name for name in payloads if name.startswith("confsiteCards")]
 
-    monkeypatch.setattr(search_index, "script_payload", watched)
     edit_abstract(config)
     run(config, out, jobs=1)
     holding = [
         path.stem for path in (out / "search" / "cards").iterdir() if EDITED_ID in card_ids(path)
     ]
     assert chunks > 50
-    assert made == [f"confsiteCards{chunk}" for chunk in holding]
-    made.clear()
+    assert made() == [f"confsiteCards{chunk}" for chunk in holding]
+    payloads.clear()
     override(config, f"{NEIGHBOUR_ID}:\n  sessions: [Oral Session 1]\n")
     run(config, out, jobs=1)
-    assert len(made) == chunks
+    assert len(made()) == chunks
 
 
 def test_one_changed_abstract_rewrites_only_the_files_that_show_it(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -47,31 +48,29 @@ def undo_doubled_escapes(tex: str) -> str:
 
 
 class UnescapedFinder:
-    """Finds the first of some delimiters not preceded by a backslash. `str.find` instead of a
-    pattern that starts with a lookbehind, which the regular-expression engine tries at every
-    character; each delimiter's next place is kept, so a text full of escaped dollars is not
-    searched again for a delimiter far ahead."""
+    """Finds the first of some delimiters not preceded by a backslash. Every such place is
+    found once, by `str.find` (a pattern that starts with a lookbehind is tried at every
+    character), and each search is a bisection of them: `math_spans` searches a text a
+    few dozen times."""
 
     def __init__(self, text: str, delimiters: tuple[str, ...]) -> None:
-        self.text = text
-        # Per delimiter: where the last search started, and what it found there (-1: none).
-        self._found = {delimiter: (len(text) + 1, -1) for delimiter in delimiters}
+        places = [at for delimiter in delimiters for at in _unescaped_places(text, delimiter)]
+        self._places = sorted(places) if len(delimiters) > 1 else places
 
     def find(self, position: int) -> int:
         """Where the first unescaped delimiter at or after `position` starts; -1 if none."""
-        while True:
-            found = [at for d in self._found if (at := self._next(d, position)) >= 0]
-            at = min(found, default=-1)
-            if at <= 0 or self.text[at - 1] != "\\":
-                return at
-            position = at + 1
+        index = bisect_left(self._places, position)
+        return self._places[index] if index < len(self._places) else -1
 
-    def _next(self, delimiter: str, position: int) -> int:
-        searched_from, at = self._found[delimiter]
-        if searched_from > position or -1 < at < position:  # not known from here: search
-            at = self.text.find(delimiter, position)
-            self._found[delimiter] = (position, at)
-        return at
+
+def _unescaped_places(text: str, delimiter: str) -> list[int]:
+    """Where `delimiter` starts in `text`, in order, but after a backslash."""
+    places, at = [], text.find(delimiter)
+    while at >= 0:
+        if at == 0 or text[at - 1] != "\\":
+            places.append(at)
+        at = text.find(delimiter, at + 1)
+    return places
 
 
 def math_spans(text: str) -> list[MathSpan]:
@@ -270,6 +269,8 @@ def _tex_plain_text(text: str) -> str:
 
 
 def _prose_plain_text(text: str) -> str:
+    if "\\" not in text and "{" not in text:  # no TeX: most prose between formulas
+        return text
     return TEX_SPAN.sub(lambda match: _tex_to_text(match.group()), text)
 
 

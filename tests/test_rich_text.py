@@ -6,11 +6,12 @@ The expected outputs are written by hand from what a reader should see; the revi
 from __future__ import annotations
 
 import pytest
+from markupsafe import Markup
 from pylatexenc import latexwalker
 
 from confsite.text import plain
 from confsite.text.plain import math_spans, plain_text
-from confsite.text.rich import _mathml_is_safe, render_rich_line
+from confsite.text.rich import _joined, _mathml_is_safe, render_abstract, render_rich_line
 
 
 def formulas(text: str) -> list[str]:
@@ -182,6 +183,21 @@ def test_markup_hidden_in_a_formula_is_shown_as_its_source(text: str) -> None:
     html = str(render_rich_line(text))
     assert "<img" not in html and "<math" not in html and "&lt;img" in html
 
+
+
+def test_an_abstract_escapes_its_prose_between_formulas_and_paragraphs() -> None:
+    abstract = 'A <b>&"bold"</b> $x<y$ claim.\n\n<script>alert(1)</script> and $\\alpha$.'
+    html = str(render_abstract(abstract))
+    assert html.startswith("<p>A &lt;b&gt;&amp;&#34;bold&#34;&lt;/b&gt; <math")
+    assert "</p><p>&lt;script&gt;alert(1)&lt;/script&gt; and <math" in html
+    assert html.endswith("</p>") and "<script" not in html and "<b>" not in html
+
+
+def test_only_markup_is_joined_as_it_is() -> None:
+    """The rich text joins its parts without escaping them again: a part that is plain text
+    (unescaped) must not pass."""
+    with pytest.raises(TypeError):
+        _joined([Markup("<i>x</i>"), "<script>"])
 
 @pytest.mark.parametrize(
     ("text", "plain"),

@@ -7,6 +7,7 @@ element or attribute outside the MathML we allow) is shown as its source text in
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 from html.entities import html5 as html5_entities
 from html.parser import HTMLParser
@@ -251,7 +252,7 @@ def _render_inline(text: str, in_link: bool = False) -> Markup:
             parts.append(_render_token(match))
         position = match.end()
     parts.append(_prose(text[position:]))
-    return Markup("").join(parts)
+    return _joined(parts)
 
 
 def _render_token(match: re.Match[str]) -> Markup:
@@ -304,11 +305,20 @@ def render_rich_line(text: str) -> Markup:
         parts.append(_render_formula(span.tex, display=alone and span.display))
         position = span.end
     parts.append(_render_inline(text[position:]))
-    return Markup("").join(parts)
+    return _joined(parts)
 
 
 def render_abstract(abstract: str | None) -> Markup:
     if not abstract:
         return Markup("")
-    paragraphs = (render_rich_line(p) for p in abstract.split("\n\n"))
-    return Markup("").join(Markup("<p>{}</p>").format(p) for p in paragraphs)
+    paragraphs = [render_rich_line(p) for p in abstract.split("\n\n")]
+    return Markup(f"<p>{_joined(paragraphs, '</p><p>')}</p>")
+
+
+def _joined(parts: Iterable[Markup], separator: str = "") -> Markup:
+    """Markup made of markup, joined as text: `Markup.join` escapes each part again, copying
+    every one (an abstract with math is a few dozen), though markup escapes to itself."""
+    parts = list(parts)
+    if not all(type(part) is Markup for part in parts):
+        raise TypeError("internal error: only markup is joined as it is")
+    return Markup(separator.join(parts))

@@ -6,7 +6,6 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from itertools import accumulate
 
 from ..model.cite_keys import NAMES_CACHED
 from ..model.records import Paper
@@ -14,8 +13,6 @@ from ..model.site import Site
 from ..model.urls import paper_url
 from ..text.plain import math_spans, plain_text, single_spaced
 
-BRACE = re.compile(r"[{}]")
-DEPTH_CHANGE = {"{": 1, "}": -1}
 # LaTeX's special characters in prose; an already escaped one stays as it is. The lookbehind
 # follows the character, so the engine skips from one such character to the next.
 SPECIAL = re.compile(r"([&%#_$])(?<!\\[&%#_$])")
@@ -47,12 +44,28 @@ def _balanced(text: str) -> str:
     """Braces neutralised when unbalanced: BibTeX would read past the field's end."""
     if "{" not in text and "}" not in text:  # most text: spared the scan
         return text
-    # The depth after each brace, summed in C: balanced when it never drops below nothing
-    # and ends at nothing.
-    depths = list(accumulate(map(DEPTH_CHANGE.__getitem__, BRACE.findall(text))))
-    if depths[-1] == 0 and min(depths) >= 0:
-        return text
-    return text.replace("{", "(").replace("}", ")")
+    return (
+        text
+        if _depth_never_negative_ends_at_zero(text)
+        else text.replace("{", "(").replace("}", ")")
+    )
+
+
+def _depth_never_negative_ends_at_zero(text: str) -> bool:
+    """The braces' running depth, brace by brace, each found by `str.find` from the last:
+    a pattern finding them scanned the whole text character by character (an abstract's
+    formulas hold a few dozen braces in a few thousand characters)."""
+    depth, opening, closing = 0, text.find("{"), text.find("}")
+    while closing >= 0:
+        if 0 <= opening < closing:
+            depth += 1
+            opening = text.find("{", opening + 1)
+            continue
+        depth -= 1
+        if depth < 0:
+            return False
+        closing = text.find("}", closing + 1)
+    return depth == 0 and opening < 0
 
 
 def _tilde_or_caret(match: re.Match[str]) -> str:

@@ -208,15 +208,14 @@ def render_site(
     with template_errors_located(theme_dir), worker_pool(job, jobs, PAGE_WORKER_NICENESS) as pool:
         result.workers = 1 if pool.in_process else jobs
         staged = _stage_pages(pool, corpus, result)
+        search, cpu_seconds = corpus.search_files()  # while the workers render
+        result.cpu_seconds.update(cpu_seconds)
         for phase, batches in staged.items():
             result.collect(batches, phase, progress if phase == "render" else SILENT)
     progress.finish()
-    # Done before waiting for the search index, which a rebuild at archive scale makes last.
     result.digests = views.digests_made(corpus.related()[0])
     for path, data in other_files(site, theme_dir, sorted(result.files)):
         result.add(path, writer.put(path, data))
-    search, cpu_seconds = corpus.search_files()
-    result.cpu_seconds.update(cpu_seconds)
     for path, entry in search.items():
         result.add(path, entry)
     return result

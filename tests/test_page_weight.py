@@ -81,6 +81,69 @@ def test_long_session_is_split_and_every_paper_listed_once(site: Path) -> None:
         assert f"page {number} of {len(pages)}" in page.title.get_text()
 
 
+UNSESSIONED = 250  # papers of one collection without a session: three pages of at most 100
+
+
+def accepted_list_project(project: Path, last_abstract: str = "An abstract.") -> Path:
+    """A collection as an accepted-papers export gives it: many papers without a session,
+    and two in one. Returns its config."""
+    rows = ["Paper Title,Authors,Abstract,Track"]
+    rows += [f"Accepted paper number {n},Author {n % 7},An abstract.," for n in range(UNSESSIONED)]
+    rows[-1] = rows[-1].replace("An abstract.", last_abstract)
+    rows += [f"Invited talk {n},Speaker {n},A talk.,Keynotes" for n in range(2)]
+    (project / "papers.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    config = "title: Accepted\nsources:\n  - path: papers.csv\n    conference: CONF\n    year: 2025"
+    (project / "site.yaml").write_text(config + "\n", encoding="utf-8")
+    return project / "site.yaml"
+
+
+def build_project(config: Path) -> Path:
+    from confsite.diagnostics import Diagnostics
+    from confsite.pipeline import BuildOptions, build
+
+    build(BuildOptions(config, config.parent / "_site"), Diagnostics())
+    return config.parent / "_site"
+
+
+@pytest.fixture(scope="module")
+def accepted_list_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_project(accepted_list_project(tmp_path_factory.mktemp("accepted")))
+
+
+def test_papers_without_a_session_are_split_and_each_listed_once(accepted_list_site: Path) -> None:
+    pages = walk_pages(accepted_list_site, "collections/conf-2025/")
+    assert [url for url, _ in pages] == [
+        "collections/conf-2025/",
+        "collections/conf-2025/page/2/",
+        "collections/conf-2025/page/3/",
+    ]
+    listed = [paper_ids(page) for _, page in pages]
+    assert [len(ids) for ids in listed] == [100, 100, 50]
+    ids = [i for page_ids in listed for i in page_ids]
+    assert len(set(ids)) == UNSESSIONED and not any(i.startswith("invited-talk") for i in ids)
+    for number, (_, page) in enumerate(pages, 1):
+        assert page.find("h1").get_text(strip=True) == "CONF 2025"
+        assert f"page {number} of 3" in page.title.get_text()
+        first = (number - 1) * 100 + 1
+        assert f"Papers {first}–{first + len(listed[number - 1]) - 1} of 250" in page.get_text()
+        # The collection's sessions are listed on its first page only.
+        assert (page.select_one("ul.session-table") is not None) == (number == 1)
+
+
+def test_an_edited_abstract_rewrites_only_the_collection_page_listing_it(tmp_path: Path) -> None:
+    site = build_project(accepted_list_project(tmp_path))
+    pages = walk_pages(site, "collections/conf-2025/")
+    edited = f"accepted-paper-number-{UNSESSIONED - 1}"
+    holding = [edited in paper_ids(page) for _, page in pages]
+    assert len(pages) == 3 and holding.count(True) == 1
+    files = [site / url / "index.html" for url, _ in pages]
+    before = [file.stat().st_ino for file in files]
+    build_project(accepted_list_project(tmp_path, last_abstract="An edited abstract."))
+    rewritten = [file.stat().st_ino != inode for file, inode in zip(files, before, strict=True)]
+    assert rewritten == holding  # the other pages are the files the last build wrote
+    assert "An edited abstract." in files[holding.index(True)].read_text(encoding="utf-8")
+
+
 @pytest.mark.slow  # whole-site scans or repeated builds: out of the fast loop
 def test_page_list_links_first_last_and_neighbours(site: Path) -> None:
     pages = walk_pages(site, "sessions/iclr-2021-accepted-papers/")

@@ -384,7 +384,11 @@ class Views:
             for index, (_, members) in enumerate(self._letters)
             for n in range(1, page_count(len(members), AUTHORS_PER_PAGE) + 1)
         ]
-        makers += [partial(self.collection, c) for c in site.collections]
+        makers += [
+            partial(self.collection, c, n)
+            for c in site.collections
+            for n in range(1, page_count(len(self._unsessioned(c)), CARDS_PER_PAGE) + 1)
+        ]
         makers += [
             partial(self.session, g, n)
             for g in site.sessions
@@ -492,26 +496,38 @@ class Views:
         )
         return Page(path, "papers.html", context)
 
-    def collection(self, collection: Collection) -> Page:
-        path = urls.page_path(collection.url)
+    def collection(self, collection: Collection, number: int = 1) -> Page:
+        """Page `number` of a collection: its sessions, then its papers without a session,
+        CARDS_PER_PAGE a page (an accepted-papers list has thousands, with abstracts)."""
+        unsessioned = self._unsessioned(collection)
+        paging = pager(collection.url, number, page_count(len(unsessioned), CARDS_PER_PAGE))
+        start = (number - 1) * CARDS_PER_PAGE
+        url = urls.paged_url(collection.url, number)
+        path = urls.page_path(url)
         sessions = [
             {"label": g.label, "url": g.url, "count": len(g.papers), "room": g.room}
             for g in collection.sessions
         ]
-        unsessioned = [self.card(p) for p in collection.papers if not p.sessions]
         context = self.base(
             path,
-            collection.label,
-            collection.url,
+            paged_title(collection.label, paging),
+            url,
             f"{len(collection.papers)} papers of {collection.label}",
         )
         context.update(
             collection=collection.label,
             sessions=sessions,
             paper_count=len(collection.papers),
-            unsessioned=unsessioned,
+            unsessioned=[self.card(p) for p in unsessioned[start : start + CARDS_PER_PAGE]],
+            unsessioned_count=len(unsessioned),
+            first=start + 1,
+            pager=paging,
         )
         return Page(path, "collection.html", context)
+
+    @staticmethod
+    def _unsessioned(collection: Collection) -> list[Paper]:
+        return [paper for paper in collection.papers if not paper.sessions]
 
     def session(self, group: SessionGroup, number: int = 1) -> Page:
         url = urls.paged_url(group.url, number)

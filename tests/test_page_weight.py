@@ -121,6 +121,7 @@ def test_papers_without_a_session_are_split_and_each_listed_once(accepted_list_s
     assert [len(ids) for ids in listed] == [100, 100, 50]
     ids = [i for page_ids in listed for i in page_ids]
     assert len(set(ids)) == UNSESSIONED and not any(i.startswith("invited-talk") for i in ids)
+    assert ids == sorted(ids)  # by title, as its id is made from it
     for number, (_, page) in enumerate(pages, 1):
         assert page.find("h1").get_text(strip=True) == "CONF 2025"
         assert f"page {number} of 3" in page.title.get_text()

@@ -82,15 +82,16 @@ def test_long_session_is_split_and_every_paper_listed_once(site: Path) -> None:
 
 
 UNSESSIONED = 250  # papers of one collection without a session: three pages of at most 100
+IN_A_SESSION = 150  # and in one: four pages, were they counted too
 
 
 def accepted_list_project(project: Path, last_abstract: str = "An abstract.") -> Path:
     """A collection as an accepted-papers export gives it: many papers without a session,
-    and two in one. Returns its config."""
+    and some in one. Returns its config."""
     rows = ["Paper Title,Authors,Abstract,Track"]
     rows += [f"Accepted paper number {n},Author {n % 7},An abstract.," for n in range(UNSESSIONED)]
     rows[-1] = rows[-1].replace("An abstract.", last_abstract)
-    rows += [f"Invited talk {n},Speaker {n},A talk.,Keynotes" for n in range(2)]
+    rows += [f"Invited talk {n},Speaker {n},A talk.,Keynotes" for n in range(IN_A_SESSION)]
     (project / "papers.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
     config = "title: Accepted\nsources:\n  - path: papers.csv\n    conference: CONF\n    year: 2025"
     (project / "site.yaml").write_text(config + "\n", encoding="utf-8")
@@ -117,11 +118,17 @@ def test_papers_without_a_session_are_split_and_each_listed_once(accepted_list_s
         "collections/conf-2025/page/2/",
         "collections/conf-2025/page/3/",
     ]
+    written = accepted_list_site / "collections" / "conf-2025"
+    assert sorted(str(f.relative_to(written)) for f in written.rglob("index.html")) == [
+        "index.html",
+        "page/2/index.html",
+        "page/3/index.html",
+    ]  # and no page beyond, of papers in a session counted as without one
     listed = [paper_ids(page) for _, page in pages]
     assert [len(ids) for ids in listed] == [100, 100, 50]
     ids = [i for page_ids in listed for i in page_ids]
     assert len(set(ids)) == UNSESSIONED and not any(i.startswith("invited-talk") for i in ids)
-    assert ids == sorted(ids)  # by title, as its id is made from it
+    assert ids == sorted(ids)  # in alphabetical order of their ids, made from their titles
     for number, (_, page) in enumerate(pages, 1):
         assert page.find("h1").get_text(strip=True) == "CONF 2025"
         assert f"page {number} of 3" in page.title.get_text()

@@ -184,7 +184,6 @@ def test_markup_hidden_in_a_formula_is_shown_as_its_source(text: str) -> None:
     assert "<img" not in html and "<math" not in html and "&lt;img" in html
 
 
-
 def test_an_abstract_escapes_its_prose_between_formulas_and_paragraphs() -> None:
     abstract = 'A <b>&"bold"</b> $x<y$ claim.\n\n<script>alert(1)</script> and $\\alpha$.'
     html = str(render_abstract(abstract))
@@ -198,6 +197,7 @@ def test_only_markup_is_joined_as_it_is() -> None:
     (unescaped) must not pass."""
     with pytest.raises(TypeError):
         _joined([Markup("<i>x</i>"), "<script>"])
+
 
 @pytest.mark.parametrize(
     ("text", "plain"),

@@ -254,6 +254,7 @@ class Views:
         self._card_makings: dict[str, CardMaking] = {}
         self._full_cards: OrderedDict[str, Card] = OrderedDict()
         self._record_digests: dict[str, bytes] = {}
+        self._unsessioned_of: dict[str, list[Paper]] = {}  # by collection slug
         self._listed_digests: dict[str, bytes] = {}
         # What the last build digested of every paper (not only of unchanged ones): what
         # `prepare_unchanged` compares with.
@@ -497,8 +498,9 @@ class Views:
         return Page(path, "papers.html", context)
 
     def collection(self, collection: Collection, number: int = 1) -> Page:
-        """Page `number` of a collection: its sessions, then its papers without a session,
-        CARDS_PER_PAGE a page (an accepted-papers list has thousands, with abstracts)."""
+        """Page `number` of a collection: its sessions (on the first page), then its papers
+        without a session, CARDS_PER_PAGE a page (an accepted-papers list has thousands,
+        with abstracts)."""
         unsessioned = self._unsessioned(collection)
         paging = pager(collection.url, number, page_count(len(unsessioned), CARDS_PER_PAGE))
         start = (number - 1) * CARDS_PER_PAGE
@@ -525,9 +527,13 @@ class Views:
         )
         return Page(path, "collection.html", context)
 
-    @staticmethod
-    def _unsessioned(collection: Collection) -> list[Paper]:
-        return [paper for paper in collection.papers if not paper.sessions]
+    def _unsessioned(self, collection: Collection) -> list[Paper]:
+        """A collection's papers without a session, made once for all its pages."""
+        made = self._unsessioned_of.get(collection.slug)
+        if made is None:
+            made = [paper for paper in collection.papers if not paper.sessions]
+            self._unsessioned_of[collection.slug] = made
+        return made
 
     def session(self, group: SessionGroup, number: int = 1) -> Page:
         url = urls.paged_url(group.url, number)

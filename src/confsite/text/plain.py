@@ -64,7 +64,7 @@ class UnescapedFinder:
 
 
 def _unescaped_places(text: str, delimiter: str) -> list[int]:
-    """Where `delimiter` starts in `text`, in order, but after a backslash."""
+    """Where `delimiter` starts in `text`, in order, except where a backslash precedes it."""
     places, at = [], text.find(delimiter)
     while at >= 0:
         if at == 0 or text[at - 1] != "\\":

@@ -7,7 +7,6 @@ element or attribute outside the MathML we allow) is shown as its source text in
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from functools import lru_cache
 from html.entities import html5 as html5_entities
 from html.parser import HTMLParser
@@ -315,10 +314,9 @@ def render_abstract(abstract: str | None) -> Markup:
     return Markup(f"<p>{_joined(paragraphs, '</p><p>')}</p>")
 
 
-def _joined(parts: Iterable[Markup], separator: str = "") -> Markup:
+def _joined(parts: list[Markup], separator: str = "") -> Markup:
     """Markup made of markup, joined as text: `Markup.join` escapes each part again, copying
     every one (an abstract with math is a few dozen), though markup escapes to itself."""
-    parts = list(parts)
     if not all(type(part) is Markup for part in parts):
         raise TypeError("internal error: only markup is joined as it is")
     return Markup(separator.join(parts))

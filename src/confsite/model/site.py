@@ -57,6 +57,11 @@ class Collection:
     def url(self) -> str:
         return collection_url(self.slug)
 
+    @cached_property
+    def unsessioned(self) -> tuple[Paper, ...]:
+        """Its papers that no session lists, in its order (each of its pages lists some)."""
+        return tuple(paper for paper in self.papers if not paper.sessions)
+
 
 def collection_label(conference: str | None, year: int | None) -> str:
     if conference is None:

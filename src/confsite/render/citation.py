@@ -44,11 +44,9 @@ def _balanced(text: str) -> str:
     """Braces neutralised when unbalanced: BibTeX would read past the field's end."""
     if "{" not in text and "}" not in text:  # most text: spared the scan
         return text
-    return (
-        text
-        if _depth_never_negative_ends_at_zero(text)
-        else text.replace("{", "(").replace("}", ")")
-    )
+    if _depth_never_negative_ends_at_zero(text):
+        return text
+    return text.replace("{", "(").replace("}", ")")
 
 
 def _depth_never_negative_ends_at_zero(text: str) -> bool:

@@ -7,7 +7,7 @@ presentation code.
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from typing import Any
@@ -105,6 +105,25 @@ def other_spellings(author: Author) -> list[str]:
             shown.add(written)
             others.append(written)
     return others
+
+
+@dataclass(frozen=True)
+class ListingPage:
+    """Page `number` of a listing split into pages: its URL and file, its page list (None for
+    a listing of one page), the index of its first item, and its items."""
+
+    url: str
+    path: str
+    pager: dict[str, Any] | None
+    start: int
+    items: Sequence[Any]
+
+
+def listing_page(listing_url: str, number: int, items: Sequence[Any], per_page: int) -> ListingPage:
+    url = urls.paged_url(listing_url, number)
+    start = (number - 1) * per_page
+    paging = pager(listing_url, number, page_count(len(items), per_page))
+    return ListingPage(url, urls.page_path(url), paging, start, items[start : start + per_page])
 
 
 def paged_title(title: str, paging: dict[str, Any] | None) -> str:
@@ -254,7 +273,6 @@ class Views:
         self._card_makings: dict[str, CardMaking] = {}
         self._full_cards: OrderedDict[str, Card] = OrderedDict()
         self._record_digests: dict[str, bytes] = {}
-        self._unsessioned_of: dict[str, list[Paper]] = {}  # by collection slug
         self._listed_digests: dict[str, bytes] = {}
         # What the last build digested of every paper (not only of unchanged ones): what
         # `prepare_unchanged` compares with.
@@ -388,7 +406,7 @@ class Views:
         makers += [
             partial(self.collection, c, n)
             for c in site.collections
-            for n in range(1, page_count(len(self._unsessioned(c)), CARDS_PER_PAGE) + 1)
+            for n in range(1, page_count(len(c.unsessioned), CARDS_PER_PAGE) + 1)
         ]
         makers += [
             partial(self.session, g, n)
@@ -463,13 +481,10 @@ class Views:
         return starts
 
     def all_papers(self, number: int = 1) -> Page:
-        url = urls.paged_url(urls.ALL_PAPERS, number)
-        path = urls.page_path(url)
-        lines, starts = self._paper_lines, self._collection_starts
-        paging = pager(urls.ALL_PAPERS, number, page_count(len(lines), LINES_PER_PAGE))
-        start = (number - 1) * LINES_PER_PAGE
+        page = listing_page(urls.ALL_PAPERS, number, self._paper_lines, LINES_PER_PAGE)
+        starts = self._collection_starts
         groups: list[dict[str, Any]] = []
-        for c, card in lines[start : start + LINES_PER_PAGE]:
+        for c, card in page.items:
             if not groups or groups[-1]["slug"] != c.slug:
                 groups.append(
                     {
@@ -491,62 +506,46 @@ class Views:
             for c in self.site.collections
             if c.slug in starts
         ]
-        context = self.base(path, paged_title("All papers", paging), url)
+        context = self.base(page.path, paged_title("All papers", page.pager), page.url)
         context.update(
-            groups=groups, contents=contents, paper_count=len(self.site.papers), pager=paging
+            groups=groups, contents=contents, paper_count=len(self.site.papers), pager=page.pager
         )
-        return Page(path, "papers.html", context)
+        return Page(page.path, "papers.html", context)
 
     def collection(self, collection: Collection, number: int = 1) -> Page:
         """Page `number` of a collection: its sessions (on the first page), then its papers
         without a session, CARDS_PER_PAGE a page (an accepted-papers list has thousands,
         with abstracts)."""
-        unsessioned = self._unsessioned(collection)
-        paging = pager(collection.url, number, page_count(len(unsessioned), CARDS_PER_PAGE))
-        start = (number - 1) * CARDS_PER_PAGE
-        url = urls.paged_url(collection.url, number)
-        path = urls.page_path(url)
+        page = listing_page(collection.url, number, collection.unsessioned, CARDS_PER_PAGE)
         sessions = [
             {"label": g.label, "url": g.url, "count": len(g.papers), "room": g.room}
             for g in collection.sessions
         ]
         context = self.base(
-            path,
-            paged_title(collection.label, paging),
-            url,
+            page.path,
+            paged_title(collection.label, page.pager),
+            page.url,
             f"{len(collection.papers)} papers of {collection.label}",
         )
         context.update(
             collection=collection.label,
             sessions=sessions,
             paper_count=len(collection.papers),
-            unsessioned=[self.card(p) for p in unsessioned[start : start + CARDS_PER_PAGE]],
-            unsessioned_count=len(unsessioned),
-            first=start + 1,
-            pager=paging,
+            unsessioned=[self.card(p) for p in page.items],
+            unsessioned_count=len(collection.unsessioned),
+            first=page.start + 1,
+            pager=page.pager,
         )
-        return Page(path, "collection.html", context)
-
-    def _unsessioned(self, collection: Collection) -> list[Paper]:
-        """A collection's papers without a session, made once for all its pages."""
-        made = self._unsessioned_of.get(collection.slug)
-        if made is None:
-            made = [paper for paper in collection.papers if not paper.sessions]
-            self._unsessioned_of[collection.slug] = made
-        return made
+        return Page(page.path, "collection.html", context)
 
     def session(self, group: SessionGroup, number: int = 1) -> Page:
-        url = urls.paged_url(group.url, number)
-        path = urls.page_path(url)
+        page = listing_page(group.url, number, group.papers, CARDS_PER_PAGE)
         collection = self.site.collection_of[(group.session.conference, group.session.year)]
-        paging = pager(group.url, number, page_count(len(group.papers), CARDS_PER_PAGE))
-        start = (number - 1) * CARDS_PER_PAGE
-        shown = group.papers[start : start + CARDS_PER_PAGE]
-        title = paged_title(f"{group.label} · {collection.label}", paging)
+        title = paged_title(f"{group.label} · {collection.label}", page.pager)
         context = self.base(
-            path,
+            page.path,
             title,
-            url,
+            page.url,
             f"{len(group.papers)} papers in {group.label}, {collection.label}",
         )
         context.update(
@@ -555,12 +554,12 @@ class Views:
             conference=group.session.conference,
             year=group.session.year,
             room=group.room,
-            papers=[self.card(p) for p in shown],
+            papers=[self.card(p) for p in page.items],
             paper_count=len(group.papers),
-            first=start + 1,
-            pager=paging,
+            first=page.start + 1,
+            pager=page.pager,
         )
-        return Page(path, "session.html", context)
+        return Page(page.path, "session.html", context)
 
     def neighbours(self, paper: Paper) -> list[dict[str, Any]]:
         result = []
@@ -734,18 +733,14 @@ class Views:
         """One letter of the author index (a page each, the first at `authors/`): a page of
         every author took seconds to lay out on a phone."""
         letter, members = self._letters[index]
-        letter_url = self._letter_url(index)
-        url = urls.paged_url(letter_url, number)
-        path = urls.page_path(url)
-        paging = pager(letter_url, number, page_count(len(members), AUTHORS_PER_PAGE))
-        start = (number - 1) * AUTHORS_PER_PAGE
+        page = listing_page(self._letter_url(index), number, members, AUTHORS_PER_PAGE)
         authors = [
             {
                 "name": author.name,
                 "url": urls.author_url(author.slug),
                 "count": len(author.paper_ids),
             }
-            for author in members[start : start + AUTHORS_PER_PAGE]
+            for author in page.items
         ]
         letters = [
             {"letter": other, "url": self._letter_url(i), "current": i == index}
@@ -753,16 +748,16 @@ class Views:
         ]
         title = "Authors" if index == 0 and number == 1 else f"Authors: {letter}"
         context = self.base(
-            path, paged_title(title, paging), url, f"{len(self.site.authors)} authors"
+            page.path, paged_title(title, page.pager), page.url, f"{len(self.site.authors)} authors"
         )
         context.update(
             letter=letter,
             letters=letters,
             authors=authors,
             author_count=len(self.site.authors),
-            pager=paging,
+            pager=page.pager,
         )
-        return Page(path, "authors.html", context)
+        return Page(page.path, "authors.html", context)
 
     def author_key(self, author: Author, salt: bytes) -> str:
         """The key of an author's page, made from what `author` makes it from (see

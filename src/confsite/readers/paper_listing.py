@@ -25,11 +25,8 @@ def sniff(source: SourceText) -> float:
     lines = [line.strip() for line in source.text.split("\n") if line.strip()]
     if len(lines) < 2 or any(is_author_list(line) or line.startswith("## ") for line in lines):
         return 0.0
-    pairs = sum(
-        1
-        for first, second in zip(lines, lines[1:], strict=False)
-        if not is_prose(first) and is_prose(second)
-    )
+    prose = [is_prose(line) for line in lines]  # each line judged once, not once per pair
+    pairs = sum(1 for first, second in zip(prose, prose[1:], strict=False) if second and not first)
     return min(1.0, 2 * pairs / len(lines))
 
 

@@ -63,6 +63,8 @@ def is_prose(text: str) -> bool:
     words, so its wide characters count)."""
     if len(text) >= 200 or len(text.split()) >= 25:
         return True
+    if text.isascii():  # no wide characters: spares the look-up of each one
+        return False
     return sum(1 for ch in text if unicodedata.east_asian_width(ch) in "WF") >= 40
 
 

@@ -29,7 +29,7 @@ def marker(text: str) -> Marker | None:
 
 
 def sniff(source: SourceText) -> float:
-    return header_line_ratio(source.text, AWARD_LINE)
+    return header_line_ratio(source, AWARD_LINE)
 
 
 def read(source: SourceText, options: ReadOptions = NO_OPTIONS) -> list[RawRecord]:

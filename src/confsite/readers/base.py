@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Protocol
 
 from ..diagnostics import SourceLoc
@@ -24,6 +25,12 @@ class SourceText:
     @property
     def lines(self) -> list[str]:
         return self.text.split("\n")
+
+    @cached_property
+    def filled_lines(self) -> tuple[str, ...]:
+        """The lines stripped, blank ones left out: what sniffers judge. Made once, as each
+        sniffer goes through the whole text."""
+        return tuple(stripped for line in self.text.split("\n") if (stripped := line.strip()))
 
     def file_line(self, text_line: int) -> int:
         if self.line_map is None or not 1 <= text_line <= len(self.line_map):

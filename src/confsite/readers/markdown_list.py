@@ -42,7 +42,7 @@ def unescape_markdown(text: str) -> str:
 
 
 def sniff(source: SourceText) -> float:
-    lines = [line.strip() for line in source.text.split("\n") if line.strip()]
+    lines = source.filled_lines
     if not lines:
         return 0.0
     headings = sum(1 for line in lines if HEADING.match(line))

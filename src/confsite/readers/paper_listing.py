@@ -22,7 +22,7 @@ GLUED_BUTTON = re.compile(r"^Subscribe(?=[A-Z0-9])")
 
 
 def sniff(source: SourceText) -> float:
-    lines = [line.strip() for line in source.text.split("\n") if line.strip()]
+    lines = source.filled_lines
     if len(lines) < 2 or any(is_author_list(line) or line.startswith("## ") for line in lines):
         return 0.0
     prose = [is_prose(line) for line in lines]  # each line judged once, not once per pair

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from ..diagnostics import Problem, SourceLoc
 from .base import RawRecord, Reader, SourceText, record_fields
@@ -229,7 +229,7 @@ def merged_ranges(records: tuple[RawRecord, ...]) -> tuple[list[int], list[int]]
 
 
 def repetition_signs(source: SourceText, records: tuple[RawRecord, ...]) -> Iterator[Sign]:
-    lines = [line.strip() for line in source.lines if line.strip()]
+    lines = source.filled_lines
     for what, repeats in line_shapes(lines):
         if repeats >= MIN_REPEATED_LINES and len(records) * REPEATS_PER_RECORD < repeats:
             yield (
@@ -240,7 +240,7 @@ def repetition_signs(source: SourceText, records: tuple[RawRecord, ...]) -> Iter
             return
 
 
-def line_shapes(lines: list[str]) -> Iterator[tuple[str, int]]:
+def line_shapes(lines: Sequence[str]) -> Iterator[tuple[str, int]]:
     """(what, how many): the kinds of line a dump repeats once or twice per paper."""
     yield "author lines (names separated by ' · ')", sum(map(is_author_list, lines))
     yield "Markdown headings", sum(1 for line in lines if HEADING.match(line))

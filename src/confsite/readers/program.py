@@ -239,9 +239,9 @@ def split_page_header(
     return facts, lines[head_end:]
 
 
-def header_line_ratio(text: str, pattern: re.Pattern[str]) -> float:
+def header_line_ratio(source: SourceText, pattern: re.Pattern[str]) -> float:
     """How many records a page has per author line, judged by lines matching `pattern`."""
-    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    lines = source.filled_lines
     authors = sum(1 for line in lines if is_author_list(line))
     markers = sum(1 for line in lines if pattern.match(line))
     if authors == 0:

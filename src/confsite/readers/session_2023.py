@@ -43,7 +43,7 @@ def marker(text: str) -> Marker | None:
 
 
 def sniff(source: SourceText) -> float:
-    return header_line_ratio(source.text, PRESENTATION_HEADER)
+    return header_line_ratio(source, PRESENTATION_HEADER)
 
 
 def read(source: SourceText, options: ReadOptions = NO_OPTIONS) -> list[RawRecord]:

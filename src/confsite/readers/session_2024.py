@@ -49,7 +49,7 @@ def marker(text: str) -> Marker | None:
 
 def sniff(source: SourceText) -> float:
     """Author lines that follow a title line, on a page without 2023-style headers."""
-    lines = [line.strip() for line in source.text.split("\n") if line.strip()]
+    lines = source.filled_lines
     authors = [i for i, line in enumerate(lines) if is_author_list(line)]
     if not authors:
         return 0.0

@@ -16,6 +16,7 @@ one would measure that rather than the pages. Nothing is deleted between builds 
     python bench/run.py                           # every shape at 1,000, 10,000 and 100,000
     python bench/run.py --sizes 1000 10000 --shapes prolific giant-list --mkdocs-up-to 10000
     python bench/run.py --sizes --real-world      # the real-world dumps alone (bench/corpus.py)
+    python bench/run.py --sizes --site ~/exports  # a site of your own: site.yaml and dumps/
 """
 
 from __future__ import annotations
@@ -249,6 +250,15 @@ def median_run(runs: list[dict]) -> dict:
     return chosen
 
 
+def copied_site(site: Path, folder: Path) -> Path:
+    """A copy of a site's config and dumps (one abstract of the copy is changed); its
+    site.yaml."""
+    folder.mkdir(parents=True)
+    shutil.copy2(site / "site.yaml", folder / "site.yaml")
+    shutil.copytree(site / "dumps", folder / "dumps")
+    return folder / "site.yaml"
+
+
 def bench_size(
     count: int,
     shape: str,
@@ -257,9 +267,12 @@ def bench_size(
     with_mkdocs: bool,
     mkdocs_timeout: float,
     repeat: int,
+    site: Path | None = None,
 ) -> dict:
     folder = work / f"corpus-{shape}-{count}"
-    if shape == REAL_WORLD:
+    if site is not None:
+        config = copied_site(site, folder)
+    elif shape == REAL_WORLD:
         config = write_real_world_site(folder)
         assert config is not None, "main() checks that the corpus is there"
     else:
@@ -358,6 +371,14 @@ def main() -> None:
         action="store_true",
         help="also every dump of the real-world corpus as one site (bench/corpus.py)",
     )
+    parser.add_argument(
+        "--site",
+        type=Path,
+        action="append",
+        default=[],
+        help="also this site: a folder with site.yaml and the dumps it names under dumps/ "
+        "(real exports, say); built with MkDocs and repeated whatever its size",
+    )
     parser.add_argument("--work", type=Path, default=Path("/tmp/confsite-bench"))
     parser.add_argument("--json", type=Path, default=RESULTS / "run.json")
     args = parser.parse_args()
@@ -374,12 +395,24 @@ def main() -> None:
         if real_world_corpus() is None:
             raise SystemExit("--real-world: no corpus in $CONFSITE_CORPUS or ../shared/realworld")
         runs.append((real_world_records(), REAL_WORLD))
+    for site in args.site:
+        if not (site / "site.yaml").is_file() or not (site / "dumps").is_dir():
+            raise SystemExit(f"--site {site}: needs site.yaml and a dumps/ folder")
     for count, shape in runs:
         print(f"{count:,} papers, {shape} ...", file=sys.stderr, flush=True)
         with_mkdocs = count <= args.mkdocs_up_to
         repeat = args.repeat if count <= args.repeat_up_to else 1
         reports.append(
             bench_size(count, shape, args.work, trash, with_mkdocs, args.mkdocs_timeout, repeat)
+        )
+        print(table(reports[-1:]), file=sys.stderr, flush=True)
+    for number, site in enumerate(args.site):
+        print(f"{site} ...", file=sys.stderr, flush=True)
+        label = f"site-{site.resolve().name}"
+        reports.append(
+            bench_size(
+                number, label, args.work, trash, True, args.mkdocs_timeout, args.repeat, site
+            )
         )
         print(table(reports[-1:]), file=sys.stderr, flush=True)
     trash.empty()

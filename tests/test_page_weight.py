@@ -152,6 +152,89 @@ def test_an_edited_abstract_rewrites_only_the_collection_page_listing_it(tmp_pat
     assert "An edited abstract." in files[holding.index(True)].read_text(encoding="utf-8")
 
 
+# One author's papers in three venues and years, as their pages list them: newest first.
+PROLIFIC_VENUES = (("CONF", 2024, 100), ("OTHER", 2024, 50), ("CONF", 2023, 100))
+
+
+def prolific_author_project(project: Path) -> Path:
+    """An author on 250 papers, each also by one of three co-authors. Returns its config."""
+    sources = []
+    for conference, year, count in PROLIFIC_VENUES:
+        name = f"{conference.lower()}-{year}.csv"
+        rows = ["Paper Title,Authors,Abstract"]
+        rows += [
+            f'{conference} {year} paper {n:03d},"Ada Prolific, Co Author {n % 3}",An abstract.'
+            for n in range(count)
+        ]
+        (project / name).write_text("\n".join(rows) + "\n", encoding="utf-8")
+        sources.append(f"  - path: {name}\n    conference: {conference}\n    year: {year}")
+    config = "title: Prolific\nsources:\n" + "\n".join(sources)
+    (project / "site.yaml").write_text(config + "\n", encoding="utf-8")
+    return project / "site.yaml"
+
+
+def test_an_author_of_hundreds_of_papers_has_pages_of_a_hundred(tmp_path: Path) -> None:
+    site = build_project(prolific_author_project(tmp_path))
+    pages = walk_pages(site, "authors/ada-prolific/")
+    folder = site / "authors" / "ada-prolific"
+    assert sorted(str(f.relative_to(folder)) for f in folder.rglob("index.html")) == [
+        "index.html",
+        "page/2/index.html",
+        "page/3/index.html",
+    ]
+    listed = [paper_ids(page) for _, page in pages]
+    assert [len(ids) for ids in listed] == [100, 100, 50]
+    ids = [i for page_ids in listed for i in page_ids]
+    expected = [f"{c.lower()}-{y}-paper-{n:03d}" for c, y, k in PROLIFIC_VENUES for n in range(k)]
+    assert ids == expected  # newest year first, then venue, then title; each paper once
+    headings = [
+        [h.get_text(" ", strip=True) for h in page.select("section.venue-year h2")]
+        for _, page in pages
+    ]  # each venue's heading counts all its papers, on whichever page it continues
+    assert headings == [
+        ["CONF 2024 100 papers"],
+        ["OTHER 2024 50 papers", "CONF 2023 100 papers"],
+        ["CONF 2023 100 papers"],
+    ]
+    starts = {"conf-2024": "authors/ada-prolific/", "other-2024": "authors/ada-prolific/page/2/"}
+    starts["conf-2023"] = "authors/ada-prolific/page/2/"  # its first 50 papers are there
+    for number, (url, page) in enumerate(pages, 1):
+        assert f"page {number} of 3" in page.title.get_text()
+        lead = page.select_one("p.lead").get_text(strip=True)
+        assert lead == "250 papers in 3 venues and years, with 3 co-authors."
+        first = (number - 1) * 100 + 1
+        assert f"Papers {first}–{first + len(listed[number - 1]) - 1} of 250" in page.get_text()
+        toc = {
+            a.get_text(strip=True): urljoin(url, a["href"]).replace("index.html", "")
+            for a in page.select("nav.toc a")
+        }
+        assert toc == {
+            "CONF 2024": starts["conf-2024"] + "#conf-2024",
+            "OTHER 2024": starts["other-2024"] + "#other-2024",
+            "CONF 2023": starts["conf-2023"] + "#conf-2023",
+        }
+        # Co-authors, with the papers shared, are on the first page only.
+        assert (page.select_one("aside.coauthors") is not None) == (number == 1)
+    # A co-author of 85 papers (34 + 17 + 34: every third) has one page, without a page list.
+    single = soup(site, "authors/co-author-0/")
+    assert single.select_one("nav.pagination") is None and len(paper_ids(single)) == 85
+    assert not (site / "authors" / "co-author-0" / "page").exists()
+
+
+def test_an_author_with_fewer_papers_keeps_no_page_of_the_last_build(tmp_path: Path) -> None:
+    """A rebuild after 50 of the author's papers became another's: their third page is gone,
+    and the second holds the rest."""
+    config = prolific_author_project(tmp_path)
+    site = build_project(config)
+    assert len(walk_pages(site, "authors/ada-prolific/")) == 3
+    other = tmp_path / "other-2024.csv"
+    other.write_text(other.read_text(encoding="utf-8").replace("Ada Prolific", "Bo Other"))
+    build_project(config)
+    pages = walk_pages(site, "authors/ada-prolific/")
+    assert [len(paper_ids(page)) for _, page in pages] == [100, 100]
+    assert not (site / "authors" / "ada-prolific" / "page" / "3").exists()
+
+
 @pytest.mark.slow  # whole-site scans or repeated builds: out of the fast loop
 def test_page_list_links_first_last_and_neighbours(site: Path) -> None:
     pages = walk_pages(site, "sessions/iclr-2021-accepted-papers/")

@@ -415,12 +415,13 @@ class Views:
         ]
         makers += [
             KeyedPage(
-                urls.page_path(urls.author_url(a.slug)),
-                partial(self.author_key, a),
-                partial(self.author, a),
+                urls.page_path(urls.paged_url(urls.author_url(a.slug), n)),
+                partial(self.author_key, a, number=n),
+                partial(self.author, a, n),
                 partial(self.author_unchanged, a),
             )
             for a in site.authors
+            for n in range(1, page_count(len(a.paper_ids), CARDS_PER_PAGE) + 1)
         ]
         makers += [partial(self.content, c) for c in site.content_pages]
         return makers
@@ -759,10 +760,11 @@ class Views:
         )
         return Page(page.path, "authors.html", context)
 
-    def author_key(self, author: Author, salt: bytes) -> str:
-        """The key of an author's page, made from what `author` makes it from (see
-        `paper_key`, and `structure_digest` for what it reads beyond the author's papers):
-        the author, and how each paper is listed (`_listed_digest`)."""
+    def author_key(self, author: Author, salt: bytes, number: int = 1) -> str:
+        """The key of page `number` of an author's papers, made from what `author` makes it
+        from (see `paper_key`, and `structure_digest` for what it reads beyond the author's
+        papers): the author, and how each paper is listed (`_listed_digest`; all of them, as
+        every page shows how many there are in each venue and where each venue starts)."""
         paper_by_id = self.site.paper_by_id
         made_from = (
             "author.html",
@@ -772,6 +774,7 @@ class Views:
             author.slug,
             author.spellings,
             [self._listed_digest(paper_by_id[i]) for i in author.paper_ids],
+            number,
         )
         return context_digest(made_from, salt).hex()
 
@@ -795,28 +798,77 @@ class Views:
             made = self._listed_digests[paper.id] = context_digest(made_from)
         return made
 
-    def author(self, author: Author) -> Page:
-        """An author's papers by year and venue, newest first, and their co-authors with the
-        number of papers shared (as the ACL Anthology's author pages show them)."""
-        url = urls.author_url(author.slug)
-        path = urls.page_path(url)
+    def author(self, author: Author, number: int = 1) -> Page:
+        """Page `number` of an author's papers, by year and venue, newest first, CARDS_PER_PAGE
+        a page (an archive's most prolific authors have hundreds); on the first, their
+        co-authors with the number of papers shared (as the ACL Anthology's author pages show
+        them)."""
         site = self.site
-        papers = [site.paper_by_id[i] for i in author.paper_ids]
-        groups: dict[tuple[str | None, int | None], list[Card]] = {}
-        for paper in papers:
-            groups.setdefault((paper.conference, paper.year), []).append(
+        listed = self._author_listing(author)
+        listing_url = urls.author_url(author.slug)
+        page = listing_page(listing_url, number, listed, CARDS_PER_PAGE)
+        venues: dict[tuple[str | None, int | None], dict[str, Any]] = {}
+        for place, (key, _) in enumerate(listed):
+            if key not in venues:
+                starts_on = place // CARDS_PER_PAGE + 1
+                venues[key] = {
+                    "label": collection_label(*key),
+                    "slug": site.collection_of[key].slug,
+                    "count": 0,
+                    # where the venue's papers start, when not on this page
+                    "url": None if starts_on == number else urls.paged_url(listing_url, starts_on),
+                }
+            venues[key]["count"] += 1
+        groups: dict[tuple[str | None, int | None], dict[str, Any]] = {}
+        for key, card in page.items:
+            groups.setdefault(key, {**venues[key], "papers": []})["papers"].append(card)
+        context = self.base(
+            page.path, paged_title(author.name, page.pager), page.url, f"Papers by {author.name}"
+        )
+        coauthors, coauthor_count = self._coauthors(author)
+        context.update(
+            author=author.name,
+            other_spellings=other_spellings(author),
+            paper_count=len(listed),
+            venues=list(venues.values()),
+            groups=list(groups.values()),
+            coauthors=coauthors if number == 1 else [],
+            coauthor_count=coauthor_count,
+            first=page.start + 1,
+            last=page.start + len(page.items),
+            pager=page.pager,
+        )
+        return Page(page.path, "author.html", context)
+
+    def _author_listing(self, author: Author) -> list[tuple[tuple[str | None, int | None], Card]]:
+        """An author's papers in the order their pages list them, each with its venue and
+        year: newest year first, then venue, then title."""
+        site = self.site
+        by_venue: dict[tuple[str | None, int | None], list[Card]] = {}
+        for paper_id in author.paper_ids:
+            paper = site.paper_by_id[paper_id]
+            by_venue.setdefault((paper.conference, paper.year), []).append(
                 self.card(paper, brief=True)
             )
-        ordered = sorted(groups.items(), key=lambda item: (-(item[0][1] or 0), item[0][0] or ""))
+        ordered = sorted(by_venue.items(), key=lambda item: (-(item[0][1] or 0), item[0][0] or ""))
+        return [
+            (key, card)
+            for key, cards in ordered
+            for card in sorted(cards, key=lambda card: card["title_text"].casefold())
+        ]
+
+    def _coauthors(self, author: Author) -> tuple[list[dict[str, Any]], int]:
+        """An author's co-authors, most papers together first, then alphabetical (the
+        index's order), and how many they are. The most frequent only, as listings cap
+        authors: one paper with thousands of authors would otherwise put thousands of names
+        on each of their pages."""
+        site = self.site
         shared: Counter[int] = Counter()  # papers shared, per co-author's place in the index
         for paper_id in author.paper_ids:
             shared.update(self._author_places[paper_id])
         del shared[self._author_place[author.key]]
-        # Most papers together first, then alphabetical (the index's order). The most frequent
-        # only, as listings cap authors: one paper with thousands of authors would otherwise
-        # put thousands of names on each of their pages.
         ranked = sorted(shared.items(), key=lambda item: (-item[1], item[0]))
-        coauthors = [
+        listed = [
             {
                 "name": site.authors[place].name,
                 "url": urls.author_url(site.authors[place].slug),
@@ -824,23 +876,7 @@ class Views:
             }
             for place, count in ranked[:LISTED_AUTHORS]
         ]
-        context = self.base(path, author.name, url, f"Papers by {author.name}")
-        context.update(
-            author=author.name,
-            other_spellings=other_spellings(author),
-            paper_count=len(papers),
-            groups=[
-                {
-                    "label": collection_label(*key),
-                    "slug": site.collection_of[key].slug,
-                    "papers": sorted(cards, key=lambda card: card["title_text"].casefold()),
-                }
-                for key, cards in ordered
-            ],
-            coauthors=coauthors,
-            coauthor_count=len(ranked),
-        )
-        return Page(path, "author.html", context)
+        return listed, len(ranked)
 
     def content(self, page: ContentPage) -> Page:
         path = urls.page_path(page.url)

@@ -19,6 +19,7 @@ from .records import Paper, Session
 from .slugs import unique_slugs
 from .urls import collection_url, session_url
 
+CollectionKey = tuple[str | None, int | None]  # a collection's conference and year
 OTHER_COLLECTION = "Other papers"
 
 
@@ -69,7 +70,7 @@ def collection_label(conference: str | None, year: int | None) -> str:
     return f"{conference} {year}" if year is not None else conference
 
 
-def _collection_sort_key(key: tuple[str | None, int | None]) -> tuple:
+def _collection_sort_key(key: CollectionKey) -> tuple:
     conference, year = key
     return (conference is None, conference or "", -(year or 0))
 
@@ -143,7 +144,7 @@ class Site:
         return {group.session: group for group in self.sessions}
 
     @cached_property
-    def collection_of(self) -> dict[tuple[str | None, int | None], Collection]:
+    def collection_of(self) -> dict[CollectionKey, Collection]:
         return {(c.conference, c.year): c for c in self.collections}
 
     def absolute(self, url: str) -> str | None:

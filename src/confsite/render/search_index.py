@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..cache.digests import digest
 from ..model.records import Paper, Session
-from ..model.site import Site, collection_label
+from ..model.site import CollectionKey, Site, collection_label
 from ..model.urls import SEARCH
 from ..text.plain import plain_text
 from .labels import badges
@@ -89,7 +89,7 @@ def _session_text(site: Site, sessions: tuple[Session, ...]) -> str:
     return index_text("\n".join(session_labels(site, sessions)))
 
 
-def _collection_text(site: Site, place: tuple[str | None, int | None]) -> str:
+def _collection_text(site: Site, place: CollectionKey) -> str:
     return index_text(collection_label(*place))
 
 
@@ -378,7 +378,7 @@ def card_files(
 
     # A session's papers are all in the same place: each place is written once.
     @functools.cache
-    def placed(collection: tuple[str | None, int | None], sessions: tuple[Session, ...]) -> str:
+    def placed(collection: CollectionKey, sessions: tuple[Session, ...]) -> str:
         return " · ".join([collection_label(*collection), *session_labels(site, sessions)])
 
     def where(paper: Paper) -> str:

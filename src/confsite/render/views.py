@@ -18,7 +18,7 @@ from ..model import urls
 from ..model.authors import Author, display_case, index_letter, person_order
 from ..model.content import ContentPage
 from ..model.records import Paper, Session
-from ..model.site import Collection, SessionGroup, Site, collection_label
+from ..model.site import Collection, CollectionKey, SessionGroup, Site, collection_label
 from ..text.rich import render_abstract, render_rich_line
 from .citation import citation_of
 from .labels import badges, stand_in, title_text
@@ -803,23 +803,11 @@ class Views:
         a page (an archive's most prolific authors have hundreds); on the first, their
         co-authors with the number of papers shared (as the ACL Anthology's author pages show
         them)."""
-        site = self.site
         listed = self._author_listing(author)
         listing_url = urls.author_url(author.slug)
         page = listing_page(listing_url, number, listed, CARDS_PER_PAGE)
-        venues: dict[tuple[str | None, int | None], dict[str, Any]] = {}
-        for place, (key, _) in enumerate(listed):
-            if key not in venues:
-                starts_on = place // CARDS_PER_PAGE + 1
-                venues[key] = {
-                    "label": collection_label(*key),
-                    "slug": site.collection_of[key].slug,
-                    "count": 0,
-                    # where the venue's papers start, when not on this page
-                    "url": None if starts_on == number else urls.paged_url(listing_url, starts_on),
-                }
-            venues[key]["count"] += 1
-        groups: dict[tuple[str | None, int | None], dict[str, Any]] = {}
+        venues = self._venues(listed, listing_url, number)
+        groups: dict[CollectionKey, dict[str, Any]] = {}
         for key, card in page.items:
             groups.setdefault(key, {**venues[key], "papers": []})["papers"].append(card)
         context = self.base(
@@ -840,11 +828,30 @@ class Views:
         )
         return Page(page.path, "author.html", context)
 
-    def _author_listing(self, author: Author) -> list[tuple[tuple[str | None, int | None], Card]]:
+    def _venues(
+        self, listed: list[tuple[CollectionKey, Card]], listing_url: str, number: int
+    ) -> dict[CollectionKey, dict[str, Any]]:
+        """The venues and years of an author's listing, in its order, for page `number`:
+        each one's label, slug, number of papers, and the page its papers start on (its
+        `url`; None for this page)."""
+        venues: dict[CollectionKey, dict[str, Any]] = {}
+        for place, (key, _) in enumerate(listed):
+            if key not in venues:
+                starts_on = place // CARDS_PER_PAGE + 1
+                venues[key] = {
+                    "label": collection_label(*key),
+                    "slug": self.site.collection_of[key].slug,
+                    "count": 0,
+                    "url": None if starts_on == number else urls.paged_url(listing_url, starts_on),
+                }
+            venues[key]["count"] += 1
+        return venues
+
+    def _author_listing(self, author: Author) -> list[tuple[CollectionKey, Card]]:
         """An author's papers in the order their pages list them, each with its venue and
         year: newest year first, then venue, then title."""
         site = self.site
-        by_venue: dict[tuple[str | None, int | None], list[Card]] = {}
+        by_venue: dict[CollectionKey, list[Card]] = {}
         for paper_id in author.paper_ids:
             paper = site.paper_by_id[paper_id]
             by_venue.setdefault((paper.conference, paper.year), []).append(

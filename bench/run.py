@@ -16,7 +16,7 @@ one would measure that rather than the pages. Nothing is deleted between builds 
     python bench/run.py                           # every shape at 1,000, 10,000 and 100,000
     python bench/run.py --sizes 1000 10000 --shapes prolific giant-list --mkdocs-up-to 10000
     python bench/run.py --sizes --real-world      # the real-world dumps alone (bench/corpus.py)
-    python bench/run.py --sizes --site ~/exports  # a site of your own: site.yaml and dumps/
+    python bench/run.py --sizes --site ~/exports  # a folder of site.yaml and dumps/ only
 """
 
 from __future__ import annotations
@@ -181,12 +181,13 @@ def confsite_build(config: Path, out: Path) -> dict:
 
 def change_one_abstract(folder: Path, site: Path) -> str:
     """Add a word to the abstract of the first paper (by id) whose abstract's opening is in
-    a dump as the site shows it; returns the dump's name. (A real dump also has long lines
-    that are no paper's abstract: an awards post's introduction.)"""
+    a dump as the site shows it; returns the dump's path under dumps/. (A real dump also has
+    long lines that are no paper's abstract: an awards post's introduction.)"""
     papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))
-    dumps = {
-        dump: dump.read_text(encoding="utf-8") for dump in sorted((folder / "dumps").iterdir())
-    }
+    dumps = {}
+    for dump in sorted(path for path in (folder / "dumps").rglob("*") if path.is_file()):
+        with contextlib.suppress(UnicodeDecodeError):  # a PDF beside the dumps, say
+            dumps[dump] = dump.read_text(encoding="utf-8")
     for paper in papers:
         opening = (paper["abstract"] or "")[:60]
         if len(opening) < 60 or " " not in opening:
@@ -195,7 +196,7 @@ def change_one_abstract(folder: Path, site: Path) -> str:
             if opening in text:
                 edited = opening.replace(" ", " revised ", 1)
                 dump.write_text(text.replace(opening, edited, 1), encoding="utf-8")
-                return dump.name
+                return str(dump.relative_to(folder / "dumps"))
     raise SystemExit(f"no abstract of {site} is found as it is in a dump of {folder}")
 
 
@@ -252,7 +253,8 @@ def median_run(runs: list[dict]) -> dict:
 
 def copied_site(site: Path, folder: Path) -> Path:
     """A copy of a site's config and dumps (one abstract of the copy is changed); its
-    site.yaml."""
+    site.yaml. Nothing else is copied: a site with content pages, overrides or a theme of
+    its own is not measured whole."""
     folder.mkdir(parents=True)
     shutil.copy2(site / "site.yaml", folder / "site.yaml")
     shutil.copytree(site / "dumps", folder / "dumps")
@@ -376,12 +378,16 @@ def main() -> None:
         type=Path,
         action="append",
         default=[],
-        help="also this site: a folder with site.yaml and the dumps it names under dumps/ "
-        "(real exports, say); built with MkDocs and repeated whatever its size",
+        help="also this site: a folder of only site.yaml and the dumps it names under dumps/ "
+        "(real exports, say; content pages, overrides and themes are not copied); built with "
+        "MkDocs and repeated whatever its size",
     )
     parser.add_argument("--work", type=Path, default=Path("/tmp/confsite-bench"))
     parser.add_argument("--json", type=Path, default=RESULTS / "run.json")
     args = parser.parse_args()
+    for site in args.site:
+        if not (site / "site.yaml").is_file() or not (site / "dumps").is_dir():
+            raise SystemExit(f"--site {site}: needs site.yaml and a dumps/ folder")
     if args.work.exists():  # an earlier run's files
         shutil.rmtree(args.work)
         print(f"waiting {INODE_RECENCY_SECONDS} s after deleting {args.work} ...", file=sys.stderr)
@@ -395,9 +401,6 @@ def main() -> None:
         if real_world_corpus() is None:
             raise SystemExit("--real-world: no corpus in $CONFSITE_CORPUS or ../shared/realworld")
         runs.append((real_world_records(), REAL_WORLD))
-    for site in args.site:
-        if not (site / "site.yaml").is_file() or not (site / "dumps").is_dir():
-            raise SystemExit(f"--site {site}: needs site.yaml and a dumps/ folder")
     for count, shape in runs:
         print(f"{count:,} papers, {shape} ...", file=sys.stderr, flush=True)
         with_mkdocs = count <= args.mkdocs_up_to

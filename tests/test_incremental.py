@@ -668,9 +668,9 @@ def keys_counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
         keyed["papers"].append(paper.id)
         return paper_key(views, paper, salt)
 
-    def author_counted(views: Views, author: Author, salt: bytes) -> str:
+    def author_counted(views: Views, author: Author, salt: bytes, number: int = 1) -> str:
         keyed["authors"].append(author.name)
-        return author_key(views, author, salt)
+        return author_key(views, author, salt, number)
 
     monkeypatch.setattr(Views, "paper_key", paper_counted)
     monkeypatch.setattr(Views, "author_key", author_counted)

@@ -194,7 +194,7 @@ def test_an_author_of_hundreds_of_papers_has_pages_of_a_hundred(tmp_path: Path) 
     assert headings == [
         ["CONF 2024 100 papers"],
         ["OTHER 2024 50 papers", "CONF 2023 100 papers"],
-        ["CONF 2023 100 papers"],
+        ["CONF 2023 (continued) 100 papers"],
     ]
     starts = {"conf-2024": "authors/ada-prolific/", "other-2024": "authors/ada-prolific/page/2/"}
     starts["conf-2023"] = "authors/ada-prolific/page/2/"  # its first 50 papers are there
@@ -219,6 +219,23 @@ def test_an_author_of_hundreds_of_papers_has_pages_of_a_hundred(tmp_path: Path) 
     single = soup(site, "authors/co-author-0/")
     assert single.select_one("nav.pagination") is None and len(paper_ids(single)) == 85
     assert not (site / "authors" / "co-author-0" / "page").exists()
+
+
+def test_an_author_of_100_papers_has_one_page_and_of_101_two(tmp_path: Path) -> None:
+    rows = ["Paper Title,Authors,Abstract"]
+    both = ', Bo Hundred'  # Bo on the first 100 of Ada's 101 papers
+    rows += [f'Paper {n:03d},"Ada Hundred{both * (n < 100)}",An abstract.' for n in range(101)]
+    (tmp_path / "papers.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    config = "title: T\nsources:\n  - path: papers.csv\n    conference: CONF\n    year: 2025\n"
+    (tmp_path / "site.yaml").write_text(config, encoding="utf-8")
+    site = build_project(tmp_path / "site.yaml")
+    bo = soup(site, "authors/bo-hundred/")
+    assert len(paper_ids(bo)) == 100 and bo.select_one("nav.pagination") is None
+    assert not (site / "authors" / "bo-hundred" / "page").exists()
+    pages = walk_pages(site, "authors/ada-hundred/")
+    assert [len(paper_ids(page)) for _, page in pages] == [100, 1]
+    assert "Papers 101–101 of 101" in pages[1][1].get_text()
+    assert paper_ids(pages[1][1]) == ["paper-100"]
 
 
 def test_an_author_with_fewer_papers_keeps_no_page_of_the_last_build(tmp_path: Path) -> None:

@@ -48,7 +48,7 @@ CANDIDATES = RELATED_COUNT + EXTRA_CANDIDATES
 # Past this share of papers changed, computing every paper afresh is about as quick.
 MAX_CHANGED_SHARE = 0.1
 # Papers from which candidates are shortlisted by signature: from about here the shortlist is
-# quicker on real abstracts, and finds the same lists (docs/site.md).
+# quicker on real abstracts, and finds nearly the same lists (docs/site.md).
 ARCHIVE_SCALE = 12_000
 SIGNATURE_TERMS = 30
 SHORTLIST = 40  # candidates per paper the signatures give, ranked by the full vectors

@@ -200,7 +200,7 @@ def test_an_author_of_hundreds_of_papers_has_pages_of_a_hundred(tmp_path: Path) 
     starts["conf-2023"] = "authors/ada-prolific/page/2/"  # its first 50 papers are there
     for number, (url, page) in enumerate(pages, 1):
         assert f"page {number} of 3" in page.title.get_text()
-        lead = page.select_one("p.lead").get_text(strip=True)
+        lead = " ".join(page.select_one("p.lead").get_text().split())
         assert lead == "250 papers in 3 venues and years, with 3 co-authors."
         first = (number - 1) * 100 + 1
         assert f"Papers {first}–{first + len(listed[number - 1]) - 1} of 250" in page.get_text()
@@ -213,8 +213,12 @@ def test_an_author_of_hundreds_of_papers_has_pages_of_a_hundred(tmp_path: Path) 
             "OTHER 2024": starts["other-2024"] + "#other-2024",
             "CONF 2023": starts["conf-2023"] + "#conf-2023",
         }
-        # Co-authors, with the papers shared, are on the first page only.
+        # Co-authors, with the papers shared, are on the first page only; the others link there.
         assert (page.select_one("aside.coauthors") is not None) == (number == 1)
+        link = page.select_one("p.lead a")
+        assert (link is None) == (number == 1)
+        if link is not None:
+            assert urljoin(url, link["href"]) == "authors/ada-prolific/index.html#coauthors-heading"
     # A co-author of 85 papers (34 + 17 + 34: every third) has one page, without a page list.
     single = soup(site, "authors/co-author-0/")
     assert single.select_one("nav.pagination") is None and len(paper_ids(single)) == 85

@@ -820,8 +820,9 @@ class Views:
             paper_count=len(listed),
             venues=list(venues.values()),
             groups=list(groups.values()),
-            coauthors=coauthors if number == 1 else [],
+            coauthors=coauthors if number == 1 else [],  # listed on the first page
             coauthor_count=coauthor_count,
+            author_url=listing_url,
             first=page.start + 1,
             last=page.start + len(page.items),
             pager=page.pager,

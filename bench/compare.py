@@ -28,7 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-from run import change_one_abstract  # bench/run.py: the benchmark's own edit
+from run import change_one_abstract, own_copy  # bench/run.py: the benchmark's own edit
 
 REPO = Path(__file__).resolve().parent.parent
 PAUSE_SECONDS = 1.0  # after a build, as the next build should not meet its background work
@@ -122,14 +122,6 @@ def main() -> None:
         print(f"{name:>12}  median {wall:6.2f} s wall  {cpu:6.2f} s CPU")
     shutil.rmtree(outputs, ignore_errors=True)
     (args.work / "sites-deleted-at").write_text(str(time.time()))
-
-
-def own_copy(corpus: Path, folder: Path) -> Path:
-    """A copy of the corpus's config and dumps, whose abstracts a comparison may change."""
-    folder.mkdir(parents=True)
-    shutil.copy2(corpus / "site.yaml", folder / "site.yaml")
-    shutil.copytree(corpus / "dumps", folder / "dumps")
-    return folder
 
 
 def wait_for_deleted_inodes(stamp: Path) -> None:

@@ -251,14 +251,14 @@ def median_run(runs: list[dict]) -> dict:
     return chosen
 
 
-def copied_site(site: Path, folder: Path) -> Path:
-    """A copy of a site's config and dumps (one abstract of the copy is changed); its
-    site.yaml. Nothing else is copied: a site with content pages, overrides or a theme of
+def own_copy(corpus: Path, folder: Path) -> Path:
+    """A copy of a corpus's config and dumps, whose abstracts a benchmark may change; the
+    copy's folder. Nothing else is copied: a site with content pages, overrides or a theme of
     its own is not measured whole."""
     folder.mkdir(parents=True)
-    shutil.copy2(site / "site.yaml", folder / "site.yaml")
-    shutil.copytree(site / "dumps", folder / "dumps")
-    return folder / "site.yaml"
+    shutil.copy2(corpus / "site.yaml", folder / "site.yaml")
+    shutil.copytree(corpus / "dumps", folder / "dumps")
+    return folder
 
 
 def bench_size(
@@ -273,7 +273,7 @@ def bench_size(
 ) -> dict:
     folder = work / f"corpus-{shape}-{count}"
     if site is not None:
-        config = copied_site(site, folder)
+        config = own_copy(site, folder) / "site.yaml"
     elif shape == REAL_WORLD:
         config = write_real_world_site(folder)
         assert config is not None, "main() checks that the corpus is there"

@@ -7,7 +7,7 @@ presentation code.
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from typing import Any
@@ -124,6 +124,15 @@ def listing_page(listing_url: str, number: int, items: Sequence[Any], per_page: 
     start = (number - 1) * per_page
     paging = pager(listing_url, number, page_count(len(items), per_page))
     return ListingPage(url, urls.page_path(url), paging, start, items[start : start + per_page])
+
+
+def first_pages(keys: Iterable[Hashable], per_page: int) -> dict[Any, int]:
+    """The page of a paged listing each group starts on, by the group's key, in the order
+    the groups come (`keys`: each item's group, in the listing's order)."""
+    starts: dict[Any, int] = {}
+    for index, key in enumerate(keys):
+        starts.setdefault(key, index // per_page + 1)
+    return starts
 
 
 def paged_title(title: str, paging: dict[str, Any] | None) -> str:
@@ -476,10 +485,7 @@ class Views:
     @cached_property
     def _collection_starts(self) -> dict[str, int]:
         """The page of the all-papers listing each collection starts on, for its contents."""
-        starts: dict[str, int] = {}
-        for index, (c, _) in enumerate(self._paper_lines):
-            starts.setdefault(c.slug, index // LINES_PER_PAGE + 1)
-        return starts
+        return first_pages((c.slug for c, _ in self._paper_lines), LINES_PER_PAGE)
 
     def all_papers(self, number: int = 1) -> Page:
         page = listing_page(urls.ALL_PAPERS, number, self._paper_lines, LINES_PER_PAGE)
@@ -833,20 +839,20 @@ class Views:
         self, listed: list[tuple[CollectionKey, Card]], listing_url: str, number: int
     ) -> dict[CollectionKey, dict[str, Any]]:
         """The venues and years of an author's listing, in its order, for page `number`:
-        each one's label, slug, number of papers, and the page its papers start on (its
-        `url`; None for this page)."""
-        venues: dict[CollectionKey, dict[str, Any]] = {}
-        for place, (key, _) in enumerate(listed):
-            if key not in venues:
-                starts_on = place // CARDS_PER_PAGE + 1
-                venues[key] = {
-                    "label": collection_label(*key),
-                    "slug": self.site.collection_of[key].slug,
-                    "count": 0,
-                    "url": None if starts_on == number else urls.paged_url(listing_url, starts_on),
-                }
-            venues[key]["count"] += 1
-        return venues
+        each one's label, slug, number of papers, the page its papers start on (its `url`;
+        None for this page) and whether they started on an earlier one."""
+        keys = [key for key, _ in listed]
+        counts = Counter(keys)
+        return {
+            key: {
+                "label": collection_label(*key),
+                "slug": self.site.collection_of[key].slug,
+                "count": counts[key],
+                "url": None if start == number else urls.paged_url(listing_url, start),
+                "continued": start < number,
+            }
+            for key, start in first_pages(keys, CARDS_PER_PAGE).items()
+        }
 
     def _author_listing(self, author: Author) -> list[tuple[CollectionKey, Card]]:
         """An author's papers in the order their pages list them, each with its venue and

@@ -7,10 +7,12 @@ import dataclasses
 import json
 
 import pytest
+from markupsafe import Markup
 
 from confsite.cache.digests import PaperDigests
 from confsite.diagnostics import Diagnostics
 from confsite.model.site import build_site
+from confsite.render import views as views_module
 from confsite.render.jinja import (
     CARDS_AHEAD_FOR,
     ROOT_MARK,
@@ -118,6 +120,23 @@ def test_a_title_holding_what_a_root_mark_looks_like_is_shown_as_met(seeds_build
     ahead = [environment.from_string(template).render(root="../../", paper=c) for c in cards]
     assert ahead == as_met
     assert 'href="&confsite-root;' in as_met[0] and "../../papers/" in as_met[0]
+
+
+def test_abstracts_rendered_ahead_are_those_full_cards_show(seeds_build, monkeypatch) -> None:
+    """A full build renders every abstract before the page workers fork (a paper's page and
+    its session's may be rendered by different workers): a full card must then render none
+    anew, and show the same HTML as one rendered as met."""
+    site = build_site(seeds_build.config, seeds_build.papers, (), None, Diagnostics())
+    with_abstracts = [paper for paper in site.papers if paper.abstract]
+    as_met = [str(Views(site).card(paper)["abstract"]) for paper in with_abstracts]
+    views = Views(site)
+    views.prepare_abstracts()
+    monkeypatch.setattr(views_module, "render_abstract", lambda text: pytest.fail(text))
+    ahead = [views.card(paper)["abstract"] for paper in with_abstracts]
+    assert len(ahead) > 100
+    assert [str(html) for html in ahead] == as_met
+    assert all(isinstance(html, Markup) for html in ahead)
+    assert sum("<math" in html for html in as_met) > 0  # rendered TeX among them
 
 
 @pytest.mark.parametrize("overridden", CARDS_AHEAD_FOR)

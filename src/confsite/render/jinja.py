@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import secrets
-from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -29,6 +28,7 @@ from markupsafe import Markup, escape
 from ..bundled import BUNDLED
 from ..diagnostics import ConfsiteError, SourceLoc
 from ..model.urls import page_path
+from .ahead import MarkupAhead
 from .labels import UNTITLED
 
 # Characters of rendered cards kept per process: every paper's brief card and line at 100,000
@@ -89,11 +89,9 @@ class MemoizedMacro:
     again.
 
     Cards rendered ahead (`render_ahead`, before the page workers fork) are kept in one
-    buffer, not as an object each: a forked worker shares its parent's memory until it
-    writes to it, and reading an object writes its reference count, so every card object a
-    worker showed would be copied into it; the buffer is only read. They are rendered with
-    `ROOT_MARK` for the page's root, put in its place when a page shows one: the listing of
-    all papers shows them two folders deeper from its second page on than from its first."""
+    buffer (see render/ahead.py). They are rendered with `ROOT_MARK` for the page's root, put
+    in its place when a page shows one: the listing of all papers shows them two folders
+    deeper from its second page on than from its first."""
 
     def __init__(
         self,
@@ -106,20 +104,17 @@ class MemoizedMacro:
         self._kept = kept
         self._cache: OrderedDict[tuple, Markup] = OrderedDict()
         self._held = 0
-        # Cards rendered ahead: the options they were rendered for, each paper's number, and
-        # the buffer, where card n lies in [ends[n], ends[n + 1]).
+        # Cards rendered ahead, and the options they were rendered for.
         self._ahead_for: tuple | None = None
-        self._ahead: dict[str, int] = {}
-        self._ahead_buffer = bytearray()
-        self._ahead_ends = array("q", [0])
+        self._ahead = MarkupAhead()
 
     @pass_context
     def __call__(self, context: Context, paper: dict[str, Any], **options: Any) -> Markup:
         root, settings = context["root"], tuple(sorted(options.items()))
         if settings == self._ahead_for:
-            number = self._ahead.get(paper["id"])
-            if number is not None:
-                return self._card_ahead(number, root)
+            ahead = self._ahead.get(paper["id"])
+            if ahead is not None:
+                return Markup(ahead.replace(ROOT_MARK, root))
         key = (paper["id"], root, settings)
         html = self._cache.get(key)
         if html is None:
@@ -136,16 +131,9 @@ class MemoizedMacro:
         depth, into the buffer (which they replace)."""
         macro = self._macro(ROOT_MARK)
         self._ahead_for = tuple(sorted(options.items()))
-        self._ahead, self._ahead_buffer, self._ahead_ends = {}, bytearray(), array("q", [0])
+        self._ahead = MarkupAhead()
         for paper in papers:
-            self._ahead[paper["id"]] = len(self._ahead_ends) - 1
-            self._ahead_buffer += str(macro(paper, **options)).encode()
-            self._ahead_ends.append(len(self._ahead_buffer))
-
-    def _card_ahead(self, number: int, root: str) -> Markup:
-        ends = self._ahead_ends
-        html = self._ahead_buffer[ends[number] : ends[number + 1]].decode()
-        return Markup(html.replace(ROOT_MARK, root))
+            self._ahead.add(paper["id"], str(macro(paper, **options)))
 
 
 # The templates whose calls of the card macros `render_cards_ahead` renders as they make

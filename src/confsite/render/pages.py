@@ -189,18 +189,21 @@ def render_site(
     pages without related papers, while the corpus worker computes those, then the paper
     pages. What many pages share is made here before the workers fork, so that no worker
     makes it again: the site's lookups and the cite keys, and on a full build every paper's
-    card (see `_render_cards_ahead`). `known_digests` are what the last build digested of
-    unchanged papers (see `Views.paper_digest`), `last_digests` what it digested of every
-    paper (see render/unchanged.py); the result has every paper's."""
+    card (see `_render_cards_ahead`) and abstract (`Views.prepare_abstracts`).
+    `known_digests` are what the last build digested of unchanged papers (see
+    `Views.paper_digest`), `last_digests` what it digested of every paper (see
+    render/unchanged.py); the result has every paper's."""
     theme_dir = theme_folder(site.config)
     views = Views(site, known_digests, last_digests)
     environment = make_environment(theme_dir)
     views.prepare_shared()
     views.prepare_digests()
     views.prepare_unchanged(salt)
-    if not writer.previous.files and forks(jobs) and cards_ahead_fit(theme_dir):
-        with template_errors_located(theme_dir):
-            _render_cards_ahead(views, environment)
+    if not writer.previous.files and forks(jobs):
+        views.prepare_abstracts()
+        if cards_ahead_fit(theme_dir):
+            with template_errors_located(theme_dir):
+                _render_cards_ahead(views, environment)
     makers, papers = views.page_makers(), views.papers_in_order()
     job = RenderJob(environment, views, makers, papers, writer, salt, downloads_cache)
     result = RenderResult(pages=len(makers) + len(papers))

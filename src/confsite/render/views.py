@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from functools import cached_property, partial
 from typing import Any
 
+from markupsafe import Markup
+
 from ..cache.digests import CardDigests, PaperDigests, digest
 from ..cache.page_keys import Digested, context_digest
 from ..model import urls
@@ -20,6 +22,7 @@ from ..model.content import ContentPage
 from ..model.records import Paper, Session
 from ..model.site import Collection, CollectionKey, SessionGroup, Site, collection_label
 from ..text.rich import render_abstract, render_rich_line
+from .ahead import MarkupAhead
 from .citation import citation_of
 from .labels import badges, stand_in, title_text
 from .metadata import paper_details, reading_links
@@ -181,11 +184,13 @@ class Card(dict, Digested):
         key_digest: bytes,
         brief_card: Card | None = None,  # a full card's; None: this card is brief
         fields_of: Callable[[], dict[str, Any]] | None = None,
+        abstracts: MarkupAhead | None = None,  # a full card's: abstracts rendered ahead
     ) -> None:
         # A card whose fields are made later holds its id at once: readers in C that see
         # an empty dict stop there (`json.dumps` gives "{}") instead of asking for its items.
         super().__init__(fields if fields_of is None else {"id": paper.id})
         self._paper, self._brief_card, self._fields_of = paper, brief_card, fields_of
+        self._abstracts = abstracts
         self.key_digest = key_digest
 
     def plain_title(self) -> str:
@@ -213,7 +218,8 @@ class Card(dict, Digested):
             else:
                 value = render_rich_line(paper.title) if paper.title else None
         elif name == "abstract" and self._brief_card is not None:
-            value = render_abstract(paper.abstract)
+            ahead = self._abstracts.get(paper.id) if self._abstracts is not None else None
+            value = render_abstract(paper.abstract) if ahead is None else Markup(ahead)
         else:
             raise KeyError(name)
         self[name] = value
@@ -253,9 +259,11 @@ class CardMaking:
         brief = Card(paper, fields, context_digest((fields_key, paper.title, None)))
         return cls(brief, context_digest((fields_key, paper.title, paper.abstract)), slugs)
 
-    def full(self, paper: Paper) -> Card:
+    def full(self, paper: Paper, abstracts: MarkupAhead | None = None) -> Card:
         brief = self.brief
-        return Card(paper, {}, self.full_digest, brief, lambda: dict.copy(brief.filled()))
+        return Card(
+            paper, {}, self.full_digest, brief, lambda: dict.copy(brief.filled()), abstracts
+        )
 
     def digests(self) -> CardDigests:
         return self.slugs, self.brief.key_digest, self.full_digest
@@ -283,6 +291,7 @@ class Views:
         self._full_cards: OrderedDict[str, Card] = OrderedDict()
         self._record_digests: dict[str, bytes] = {}
         self._listed_digests: dict[str, bytes] = {}
+        self._abstracts_ahead = MarkupAhead()  # see `prepare_abstracts`
         # What the last build digested of every paper (not only of unchanged ones): what
         # `prepare_unchanged` compares with.
         self._last = last or PaperDigests()
@@ -299,6 +308,14 @@ class Views:
             getattr(self.site, name)
         for name in ("_collection_starts", "_positions", "_author_places", "_letters"):
             getattr(self, name)
+
+    def prepare_abstracts(self) -> None:
+        """Every abstract rendered, for processes forked after this to read: a paper's
+        abstract is shown on its own page and on its session's or collection's, which either
+        page worker may render, and so both did for about half the papers."""
+        for paper in self.site.papers:
+            if paper.abstract:
+                self._abstracts_ahead.add(paper.id, render_abstract(paper.abstract))
 
     def prepare_papers(self) -> list[Card]:
         """Every paper's brief card (made by `prepare_shared`), in site order, with its record
@@ -363,7 +380,7 @@ class Views:
             return made.brief
         full = self._full_cards.get(paper.id)
         if full is None:
-            full = self._full_cards[paper.id] = made.full(paper)
+            full = self._full_cards[paper.id] = made.full(paper, self._abstracts_ahead)
             if len(self._full_cards) > FULL_CARDS_KEPT:  # bounds memory at archive scale
                 self._full_cards.popitem(last=False)
         return full

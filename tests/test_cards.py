@@ -130,13 +130,28 @@ def test_abstracts_rendered_ahead_are_those_full_cards_show(seeds_build, monkeyp
     with_abstracts = [paper for paper in site.papers if paper.abstract]
     as_met = [str(Views(site).card(paper)["abstract"]) for paper in with_abstracts]
     views = Views(site)
-    views.prepare_abstracts()
+    views.prepare_paper_parts()
     monkeypatch.setattr(views_module, "render_abstract", lambda text: pytest.fail(text))
     ahead = [views.card(paper)["abstract"] for paper in with_abstracts]
     assert len(ahead) > 100
     assert [str(html) for html in ahead] == as_met
     assert all(isinstance(html, Markup) for html in ahead)
     assert sum("<math" in html for html in as_met) > 0  # rendered TeX among them
+
+
+def test_listed_digests_made_ahead_key_authors_pages_as_made_when_met(seeds_build) -> None:
+    """Before the page workers fork, a full build digests how authors' pages list every
+    paper: the authors' page keys must be those made as pages meet their papers."""
+    site = build_site(seeds_build.config, seeds_build.papers, (), None, Diagnostics())
+    as_met = Views(site)
+    ahead = Views(site)
+    ahead.prepare_paper_parts()
+    assert len(ahead._listed_digests) == len(site.papers)
+    keys = [as_met.author_key(author, b"salt") for author in site.authors]
+    assert [ahead.author_key(author, b"salt") for author in site.authors] == keys
+    met = as_met._listed_digests  # the papers with authors
+    assert len(met) > 100
+    assert {paper_id: ahead._listed_digests[paper_id] for paper_id in met} == met
 
 
 @pytest.mark.parametrize("overridden", CARDS_AHEAD_FOR)

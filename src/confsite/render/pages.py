@@ -189,7 +189,7 @@ def render_site(
     pages without related papers, while the corpus worker computes those, then the paper
     pages. What many pages share is made here before the workers fork, so that no worker
     makes it again: the site's lookups and the cite keys, and on a full build every paper's
-    card (see `_render_cards_ahead`) and abstract (`Views.prepare_abstracts`).
+    card (see `_render_cards_ahead`), abstract and listed digest (`Views.prepare_paper_parts`).
     `known_digests` are what the last build digested of unchanged papers (see
     `Views.paper_digest`), `last_digests` what it digested of every paper (see
     render/unchanged.py); the result has every paper's."""
@@ -200,7 +200,7 @@ def render_site(
     views.prepare_digests()
     views.prepare_unchanged(salt)
     if not writer.previous.files and forks(jobs):
-        views.prepare_abstracts()
+        views.prepare_paper_parts()
         if cards_ahead_fit(theme_dir):
             with template_errors_located(theme_dir):
                 _render_cards_ahead(views, environment)

@@ -291,7 +291,7 @@ class Views:
         self._full_cards: OrderedDict[str, Card] = OrderedDict()
         self._record_digests: dict[str, bytes] = {}
         self._listed_digests: dict[str, bytes] = {}
-        self._abstracts_ahead = MarkupAhead()  # see `prepare_abstracts`
+        self._abstracts_ahead = MarkupAhead()  # see `prepare_paper_parts`
         # What the last build digested of every paper (not only of unchanged ones): what
         # `prepare_unchanged` compares with.
         self._last = last or PaperDigests()
@@ -309,13 +309,15 @@ class Views:
         for name in ("_collection_starts", "_positions", "_author_places", "_letters"):
             getattr(self, name)
 
-    def prepare_abstracts(self) -> None:
-        """Every abstract rendered, for processes forked after this to read: a paper's
-        abstract is shown on its own page and on its session's or collection's, which either
-        page worker may render, and so both did for about half the papers."""
+    def prepare_paper_parts(self) -> None:
+        """Every paper's abstract rendered and its digest as authors' pages list it made, for
+        processes forked after this: a paper is shown on pages that either page worker may
+        render (its own and its session's or collection's; its authors'), and so both made
+        them for most papers."""
         for paper in self.site.papers:
             if paper.abstract:
                 self._abstracts_ahead.add(paper.id, render_abstract(paper.abstract))
+            self._listed_digest(paper)
 
     def prepare_papers(self) -> list[Card]:
         """Every paper's brief card (made by `prepare_shared`), in site order, with its record

@@ -130,7 +130,7 @@ def test_abstracts_rendered_ahead_are_those_full_cards_show(seeds_build, monkeyp
     with_abstracts = [paper for paper in site.papers if paper.abstract]
     as_met = [str(Views(site).card(paper)["abstract"]) for paper in with_abstracts]
     views = Views(site)
-    views.prepare_paper_parts()
+    views.prepare_abstracts_and_listed_digests()
     monkeypatch.setattr(views_module, "render_abstract", lambda text: pytest.fail(text))
     ahead = [views.card(paper)["abstract"] for paper in with_abstracts]
     assert len(ahead) > 100
@@ -145,7 +145,7 @@ def test_listed_digests_made_ahead_key_authors_pages_as_made_when_met(seeds_buil
     site = build_site(seeds_build.config, seeds_build.papers, (), None, Diagnostics())
     as_met = Views(site)
     ahead = Views(site)
-    ahead.prepare_paper_parts()
+    ahead.prepare_abstracts_and_listed_digests()
     assert len(ahead._listed_digests) == len(site.papers)
     keys = [as_met.author_key(author, b"salt") for author in site.authors]
     assert [ahead.author_key(author, b"salt") for author in site.authors] == keys

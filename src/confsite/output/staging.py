@@ -286,14 +286,13 @@ class StagingWriter:
 
 
 # A file staged anew: created, never written over (each path is staged once). Binary where
-# the platform has a text mode.
-NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
-NEW_FILE |= getattr(os, "O_BINARY", 0)
+# the platform has a text mode. (`os.open` makes the descriptor non-inheritable itself.)
+NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
 
 
 def _write_bytes(data: bytes, target: str) -> os.stat_result:
     """Written by its descriptor: `open()` wraps it in a file object, which stats the file
-    once more on the way, for every page of the site."""
+    once more on the way, for every file staged."""
     descriptor = os.open(target, NEW_FILE, 0o666)
     try:
         view = memoryview(data)

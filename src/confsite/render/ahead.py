@@ -1,7 +1,7 @@
 """Markup rendered before the page workers fork, for them to read: kept in one buffer, not as
 an object each. A forked worker shares its parent's memory until it writes to it, and reading
 an object writes its reference count, so every object a worker read would be copied into it;
-the buffer is only read."""
+the buffer is only read (of the rest, a number per key)."""
 
 from __future__ import annotations
 

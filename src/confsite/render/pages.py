@@ -188,8 +188,9 @@ def render_site(
     keep the current site's file when its key is unchanged and render the others: first the
     pages without related papers, while the corpus worker computes those, then the paper
     pages. What many pages share is made here before the workers fork, so that no worker
-    makes it again: the site's lookups and the cite keys, and on a full build every paper's
-    card (see `_render_cards_ahead`), abstract and listed digest (`Views.prepare_paper_parts`).
+    makes it again: the site's lookups and the cite keys, and on a full build with workers
+    every paper's abstract and listed digest (`Views.prepare_abstracts_and_listed_digests`) and,
+    unless the theme renders cards its own way, its cards (see `_render_cards_ahead`).
     `known_digests` are what the last build digested of unchanged papers (see
     `Views.paper_digest`), `last_digests` what it digested of every paper (see
     render/unchanged.py); the result has every paper's."""
@@ -200,7 +201,7 @@ def render_site(
     views.prepare_digests()
     views.prepare_unchanged(salt)
     if not writer.previous.files and forks(jobs):
-        views.prepare_paper_parts()
+        views.prepare_abstracts_and_listed_digests()
         if cards_ahead_fit(theme_dir):
             with template_errors_located(theme_dir):
                 _render_cards_ahead(views, environment)

@@ -168,7 +168,9 @@ def card_fields(site: Site, paper: Paper) -> dict[str, Any]:
 class Card(dict, Digested):
     """What a listing shows of one paper. Cards appear on many pages, so a page's fingerprint
     (see `page_key`) takes a card by a digest of what it is made from, and the costly fields
-    (rich-text title and abstract) are only made when a template reads them.
+    (rich-text title and abstract) are only made when a template reads them (but a full
+    build with workers renders every abstract before they fork: see `Views.
+    prepare_abstracts_and_listed_digests`).
 
     A brief card has no abstract, and its digest leaves the abstract out: the many pages
     that list a paper without its abstract (all papers, authors, neighbours, related) are not
@@ -218,6 +220,7 @@ class Card(dict, Digested):
             else:
                 value = render_rich_line(paper.title) if paper.title else None
         elif name == "abstract" and self._brief_card is not None:
+            # By id: a card is made from the site's paper of that id, as the abstracts were.
             ahead = self._abstracts.get(paper.id) if self._abstracts is not None else None
             value = render_abstract(paper.abstract) if ahead is None else Markup(ahead)
         else:
@@ -291,7 +294,7 @@ class Views:
         self._full_cards: OrderedDict[str, Card] = OrderedDict()
         self._record_digests: dict[str, bytes] = {}
         self._listed_digests: dict[str, bytes] = {}
-        self._abstracts_ahead = MarkupAhead()  # see `prepare_paper_parts`
+        self._abstracts_ahead = MarkupAhead()  # see `prepare_abstracts_and_listed_digests`
         # What the last build digested of every paper (not only of unchanged ones): what
         # `prepare_unchanged` compares with.
         self._last = last or PaperDigests()
@@ -309,11 +312,11 @@ class Views:
         for name in ("_collection_starts", "_positions", "_author_places", "_letters"):
             getattr(self, name)
 
-    def prepare_paper_parts(self) -> None:
-        """Every paper's abstract rendered and its digest as authors' pages list it made, for
+    def prepare_abstracts_and_listed_digests(self) -> None:
+        """Every paper's abstract rendered, and the digest of how authors' pages list it, for
         processes forked after this: a paper is shown on pages that either page worker may
         render (its own and its session's or collection's; its authors'), and so both made
-        them for most papers."""
+        these for most papers."""
         for paper in self.site.papers:
             if paper.abstract:
                 self._abstracts_ahead.add(paper.id, render_abstract(paper.abstract))

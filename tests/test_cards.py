@@ -13,6 +13,7 @@ from confsite.cache.digests import PaperDigests
 from confsite.diagnostics import Diagnostics
 from confsite.model.site import build_site
 from confsite.render import views as views_module
+from confsite.render.ahead import MarkupAhead
 from confsite.render.jinja import (
     CARDS_AHEAD_FOR,
     ROOT_MARK,
@@ -120,6 +121,17 @@ def test_a_title_holding_what_a_root_mark_looks_like_is_shown_as_met(seeds_build
     ahead = [environment.from_string(template).render(root="../../", paper=c) for c in cards]
     assert ahead == as_met
     assert 'href="&confsite-root;' in as_met[0] and "../../papers/" in as_met[0]
+
+
+def test_markup_ahead_gives_each_text_back_whole() -> None:
+    """Texts are kept as UTF-8 bytes and cut by byte offsets: characters of two, three and
+    four bytes, an empty text and a key never added."""
+    ahead = MarkupAhead()
+    texts = {"a": "Ünïcödé <b>x</b>", "b": "", "c": "数式 $x^2$ 😀", "d": "plain"}
+    for key, text in texts.items():
+        ahead.add(key, text)
+    assert {key: ahead.get(key) for key in texts} == texts
+    assert ahead.get("missing") is None
 
 
 def test_abstracts_rendered_ahead_are_those_full_cards_show(seeds_build, monkeypatch) -> None:

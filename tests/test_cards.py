@@ -21,7 +21,7 @@ from confsite.render.jinja import (
     make_environment,
     render_cards_ahead,
 )
-from confsite.render.pages import _render_cards_ahead
+from confsite.render.pages import _made_ahead
 from confsite.render.views import KeyedPage, Views
 from confsite.text.rich import render_rich_line
 
@@ -89,7 +89,7 @@ def test_cards_rendered_ahead_are_those_authors_paper_and_listing_pages_show(
     site = build_site(seeds_build.config, seeds_build.papers, (), None, Diagnostics())
     as_met = pages_shown(Views(site), make_environment(None))
     views, environment = Views(site), make_environment(None)
-    _render_cards_ahead(views, environment)
+    _made_ahead(views, environment, None)
     macros = [environment.globals[name] for name in ("paper_card", "paper_line")]
     anew: list[str] = []
     for macro in macros:
@@ -142,7 +142,7 @@ def test_abstracts_rendered_ahead_are_those_full_cards_show(seeds_build, monkeyp
     with_abstracts = [paper for paper in site.papers if paper.abstract]
     as_met = [str(Views(site).card(paper)["abstract"]) for paper in with_abstracts]
     views = Views(site)
-    views.prepare_abstracts_and_listed_digests()
+    views.prepare_papers()
     monkeypatch.setattr(views_module, "render_abstract", lambda text: pytest.fail(text))
     ahead = [views.card(paper)["abstract"] for paper in with_abstracts]
     assert len(ahead) > 100
@@ -157,7 +157,7 @@ def test_listed_digests_made_ahead_key_authors_pages_as_made_when_met(seeds_buil
     site = build_site(seeds_build.config, seeds_build.papers, (), None, Diagnostics())
     as_met = Views(site)
     ahead = Views(site)
-    ahead.prepare_abstracts_and_listed_digests()
+    ahead.prepare_papers()
     assert len(ahead._listed_digests) == len(site.papers)
     keys = [as_met.author_key(author, b"salt") for author in site.authors]
     assert [ahead.author_key(author, b"salt") for author in site.authors] == keys

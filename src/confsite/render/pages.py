@@ -189,8 +189,7 @@ def render_site(
     pages without related papers, while the corpus worker computes those, then the paper
     pages. What many pages share is made here before the workers fork, so that no worker
     makes it again: the site's lookups and the cite keys, and on a full build with workers
-    every paper's abstract and listed digest (`Views.prepare_abstracts_and_listed_digests`) and,
-    unless the theme renders cards its own way, its cards (see `_render_cards_ahead`).
+    what each worker would make for nearly every paper (see `_made_ahead`).
     `known_digests` are what the last build digested of unchanged papers (see
     `Views.paper_digest`), `last_digests` what it digested of every paper (see
     render/unchanged.py); the result has every paper's."""
@@ -201,10 +200,7 @@ def render_site(
     views.prepare_digests()
     views.prepare_unchanged(salt)
     if not writer.previous.files and forks(jobs):
-        views.prepare_abstracts_and_listed_digests()
-        if cards_ahead_fit(theme_dir):
-            with template_errors_located(theme_dir):
-                _render_cards_ahead(views, environment)
+        _made_ahead(views, environment, theme_dir)
     makers, papers = views.page_makers(), views.papers_in_order()
     job = RenderJob(environment, views, makers, papers, writer, salt, downloads_cache)
     result = RenderResult(pages=len(makers) + len(papers))
@@ -225,11 +221,16 @@ def render_site(
     return result
 
 
-def _render_cards_ahead(views: Views, environment: Environment) -> None:
+def _made_ahead(views: Views, environment: Environment, theme_dir: Path | None) -> None:
     """In a full build, what each page worker would make for nearly every paper, made once
     before they fork, while the corpus worker has the other core: authors' pages and paper
-    pages list papers from all over the program, the listing of all papers every one."""
-    render_cards_ahead(environment, views.prepare_papers())
+    pages list papers from all over the program, the listing of all papers every one. The
+    papers' parts (`Views.prepare_papers`), and their cards unless the theme renders them
+    its own way."""
+    cards = views.prepare_papers()
+    if cards_ahead_fit(theme_dir):
+        with template_errors_located(theme_dir):
+            render_cards_ahead(environment, cards)
 
 
 def _stage_pages(

@@ -169,8 +169,7 @@ class Card(dict, Digested):
     """What a listing shows of one paper. Cards appear on many pages, so a page's fingerprint
     (see `page_key`) takes a card by a digest of what it is made from, and the costly fields
     (rich-text title and abstract) are only made when a template reads them (but a full
-    build with workers renders every abstract before they fork: see `Views.
-    prepare_abstracts_and_listed_digests`).
+    build with workers renders every abstract before they fork: see `Views.prepare_papers`).
 
     A brief card has no abstract, and its digest leaves the abstract out: the many pages
     that list a paper without its abstract (all papers, authors, neighbours, related) are not
@@ -294,7 +293,7 @@ class Views:
         self._full_cards: OrderedDict[str, Card] = OrderedDict()
         self._record_digests: dict[str, bytes] = {}
         self._listed_digests: dict[str, bytes] = {}
-        self._abstracts_ahead = MarkupAhead()  # see `prepare_abstracts_and_listed_digests`
+        self._abstracts_ahead = MarkupAhead()  # see `prepare_papers`
         # What the last build digested of every paper (not only of unchanged ones): what
         # `prepare_unchanged` compares with.
         self._last = last or PaperDigests()
@@ -312,22 +311,18 @@ class Views:
         for name in ("_collection_starts", "_positions", "_author_places", "_letters"):
             getattr(self, name)
 
-    def prepare_abstracts_and_listed_digests(self) -> None:
-        """Every paper's abstract rendered, and the digest of how authors' pages list it, for
-        processes forked after this: a paper is shown on pages that either page worker may
-        render (its own and its session's or collection's; its authors'), and so both made
-        these for most papers."""
+    def prepare_papers(self) -> list[Card]:
+        """What each page worker would make for nearly every paper, made once for processes
+        forked after this: every paper's record digest (a paper page's key and the downloads
+        take it), its abstract rendered and the digest of how authors' pages list it (a paper
+        is shown on pages either worker may render: its own, its session's or collection's,
+        its authors'). Returns every paper's brief card (made by `prepare_shared`), in site
+        order."""
         for paper in self.site.papers:
+            self.record_digest(paper)
             if paper.abstract:
                 self._abstracts_ahead.add(paper.id, render_abstract(paper.abstract))
             self._listed_digest(paper)
-
-    def prepare_papers(self) -> list[Card]:
-        """Every paper's brief card (made by `prepare_shared`), in site order, with its record
-        digest made (a paper page's key and the downloads take it), for processes forked
-        after this to inherit."""
-        for paper in self.site.papers:
-            self.record_digest(paper)
         return [self.card(paper, brief=True) for paper in self.site.papers]
 
     @cached_property

@@ -465,3 +465,49 @@ def test_latex_special_characters_are_found_as_specified(text: str) -> None:
     ):
         found = [match.span() for match in pattern.finditer(text)]
         assert found == [match.span() for match in re.finditer(specified, text)]
+
+
+# Names as dumps spell them, and with what makes plain text read across them: TeX, markup,
+# a capital sigma whose lower case depends on the letters beside it, combining marks,
+# hyphens and the spaces only Python or only JavaScript splits on.
+NAME_PIECES = st.sampled_from([
+    "Ada", "Lovelace", "van der", "Ŝimon", "ΟΔΥΣΣΕΥΣ", "Σ", "e\u0301", "Jean-Luc", "O'Neil",
+    "$\\alpha", "$", "\\'e", "{", "}", "[", "](x)", "**", "cite{k}", "footnote{", "\u2003",
+    "\x1c", "\x85", "\ufeff", " ", "-", "é", "ﬁ", "李",
+])
+NAMES = st.lists(st.lists(NAME_PIECES, max_size=5).map("".join), max_size=6)
+
+
+@fuzz
+@given(SPACED_TEXT)
+@example("Ada **Lovelace**")
+@example("$x$ [a](b)")
+def test_plain_text_only_respaces_a_text_is_plain_says_so(text: str) -> None:
+    from confsite.text.plain import is_plain, plain_text
+
+    if is_plain(text):
+        assert plain_text(text) == single_spaced(text)
+
+
+@fuzz
+@given(st.lists(NAMES, max_size=5))
+@example([["$a", "b$"], ["Σ", "Σ"], ["Ada", "Ada"]])
+def test_authors_are_counted_as_their_lines_joined(author_lists: list[list[str]]) -> None:
+    """The index counts an author list's terms by its names (`_authors_matrix`): the same
+    counts as its text, the names a line each, counted whole."""
+    from types import SimpleNamespace
+
+    from confsite.render.search_index import _authors_matrix, _lines_text
+    from confsite.render.terms import Vocabulary, field_terms
+
+    papers = [SimpleNamespace(authors=tuple(names)) for names in author_lists]
+    site = SimpleNamespace(papers=papers)
+    vocabulary = Vocabulary()
+    matrix = _authors_matrix(site, vocabulary)  # type: ignore[arg-type]
+    for row, names in enumerate(author_lists):
+        start, end = matrix.indptr[row], matrix.indptr[row + 1]
+        counted = {
+            vocabulary.terms[column]: int(count)
+            for column, count in zip(matrix.indices[start:end], matrix.data[start:end], strict=True)
+        }
+        assert counted == dict(field_terms(_lines_text(site, tuple(names))))  # type: ignore[arg-type]

@@ -28,7 +28,6 @@ import functools
 import json
 import math
 import operator
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -37,15 +36,17 @@ from ..cache.digests import digest
 from ..model.records import Paper, Session
 from ..model.site import CollectionKey, Site, collection_label
 from ..model.urls import SEARCH
-from ..text.plain import plain_text
+from ..text.plain import is_plain, plain_text
 from .labels import badges
 from .terms import (
     CorpusTerms,
     Vocabulary,
     count_matrices,
+    count_matrix,
     field_terms,
     index_text,
     renumbering,
+    widened,
 )
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ def search_document(number: int, paper: Paper, site: Site) -> dict[str, str]:
 
 def _listing_fields(paper: Paper, site: Site) -> dict[str, str]:
     """The indexed text of every field but the title and abstract."""
-    return {name: text(site, part(paper)) for name, (part, text, _) in LISTING_TEXTS.items()}
+    return {name: text(site, part(paper)) for name, (part, text) in LISTING_TEXTS.items()}
 
 
 def session_labels(site: Site, sessions: tuple[Session, ...]) -> list[str]:
@@ -93,15 +94,15 @@ def _collection_text(site: Site, place: CollectionKey) -> str:
     return index_text(collection_label(*place))
 
 
-# Each listing field's text, made from one part of the paper, and how many parts' terms a
-# build keeps (None: all): many papers share a session, a collection, awards; an author list
-# is nearly one per paper, and papers listed together share the ones that recur.
-ListingText = tuple[Callable[[Paper], Any], Callable[[Site, Any], str], int | None]
+# Each listing field's text, made from one part of the paper. Many papers share a session, a
+# collection, awards: each part's text is made and counted once (see `_listing_matrix`); an
+# author list is nearly one per paper, but its names recur (see `_authors_matrix`).
+ListingText = tuple[Callable[[Paper], Any], Callable[[Site, Any], str]]
 LISTING_TEXTS: dict[str, ListingText] = {
-    "authors": (operator.attrgetter("authors"), _lines_text, 8192),
-    "session": (operator.attrgetter("sessions"), _session_text, None),
-    "collection": (operator.attrgetter("conference", "year"), _collection_text, None),
-    "awards": (operator.attrgetter("awards"), _lines_text, None),
+    "authors": (operator.attrgetter("authors"), _lines_text),
+    "session": (operator.attrgetter("sessions"), _session_text),
+    "collection": (operator.attrgetter("conference", "year"), _collection_text),
+    "awards": (operator.attrgetter("awards"), _lines_text),
 }
 
 
@@ -409,27 +410,60 @@ def script_payload(name: str, data: Any) -> bytes:
     return f"window.{name}={text};\n".encode()
 
 
-def _counting(
-    site: Site, listing: ListingText
-) -> tuple[Callable[[Paper], Any], Callable[[Any], Counter]]:
-    """A listing field's part of a paper, and the terms of a part's text, each part counted
-    once while it is kept."""
-    part, text, kept = listing
-    return part, functools.lru_cache(maxsize=kept)(lambda value: field_terms(text(site, value)))
-
-
 def site_terms(site: Site, terms: CorpusTerms) -> tuple[list[csr_matrix], list[str]]:
     """Every field's term counts (in FIELDS order) and their vocabulary, with titles and
     abstracts as `terms` has already counted them (for related papers too)."""
     vocabulary = Vocabulary(terms.vocabulary)
-    names = [name for name, _ in FIELDS if name not in ("title", "abstract")]
-    # Each field's text is made and counted once per part that recurs (`LISTING_TEXTS`). Rows
-    # only read their Counters, so sharing one between rows is safe.
-    counting = [_counting(site, LISTING_TEXTS[name]) for name in names]
-    rows = ([count(part(paper)) for part, count in counting] for paper in site.papers)
-    fields = dict(zip(names, count_matrices(rows, len(names), vocabulary), strict=True))
+    fields = {"authors": _authors_matrix(site, vocabulary)}
+    for name, listing in LISTING_TEXTS.items():
+        if name != "authors":
+            fields[name] = _listing_matrix(site, listing, vocabulary)
+    width = len(vocabulary)
+    fields = {name: widened(matrix, width) for name, matrix in fields.items()}
     fields.update(title=terms.title, abstract=terms.abstract)
     return [fields[name] for name, _ in FIELDS], vocabulary.terms
+
+
+def _listing_matrix(site: Site, listing: ListingText, vocabulary: Vocabulary) -> csr_matrix:
+    """A listing field's term counts, a row per paper: the rows of its distinct parts, each
+    part's text made and counted once and its row repeated where the part recurs."""
+    import numpy as np
+
+    part, text = listing
+    number: dict[Any, int] = {}
+    papers = site.papers
+    parts = (number.setdefault(part(paper), len(number)) for paper in papers)
+    rows = np.fromiter(parts, dtype=np.intp, count=len(papers))
+    return count_matrix([field_terms(text(site, value)) for value in number], vocabulary)[rows]
+
+
+def _authors_matrix(site: Site, vocabulary: Vocabulary) -> csr_matrix:
+    """The authors field's term counts, a row per paper. Its text is the names a line each;
+    when no name holds markup or TeX (`is_plain`), plain text only respaces them, and the
+    list's terms are the sum of its names' terms, each name counted once however many papers
+    it is on: (papers × names) @ (names × terms). A list with a name that is not plain is
+    counted whole, as TeX may read across the lines."""
+    import numpy as np
+    from scipy.sparse import csr_matrix
+
+    number: dict[str | tuple[str, ...], int] = {}  # a plain name, or a list counted whole
+    columns: list[int] = []
+    ends = [0]
+    for paper in site.papers:
+        names = paper.authors
+        if is_plain("\n".join(names)):  # a held string never reads across the lines
+            columns += [number.setdefault(name, len(number)) for name in names]
+        else:
+            columns.append(number.setdefault(names, len(number)))
+        ends.append(len(columns))
+    lists = csr_matrix(
+        (np.ones(len(columns), dtype=np.int32), np.array(columns, dtype=np.int32), ends),
+        shape=(len(site.papers), len(number)),
+    )
+    rows = [
+        field_terms(key if isinstance(key, str) else _lines_text(site, key)) for key in number
+    ]
+    return lists @ count_matrix(rows, vocabulary)
 
 
 # Papers per file of abstracts. Results show the passage of each abstract that matches, for

@@ -217,6 +217,16 @@ def may_hold_tex(text: str) -> bool:
     return "\\" in text or "$" in text
 
 
+def is_plain(text: str) -> bool:
+    """Whether `plain_text` leaves text as it is but for its white space: it holds no
+    Markdown link, no markup `PLAIN_MARKUP` reduces and no TeX."""
+    return (
+        "[" not in text
+        and not any(held in text for held, _, _ in PLAIN_MARKUP)
+        and not may_hold_tex(text)
+    )
+
+
 # Plain texts made by `plain_text` in another process of the build, by their text: a full
 # build's corpus worker makes every abstract's for the index, which paper pages and the
 # downloads need too (see `take_plain_texts`).

@@ -36,7 +36,7 @@ from ..cache.digests import digest
 from ..model.records import Paper, Session
 from ..model.site import CollectionKey, Site, collection_label
 from ..model.urls import SEARCH
-from ..text.plain import is_plain, plain_text
+from ..text.plain import is_plain, plain_text, single_spaced
 from .labels import badges
 from .terms import (
     CorpusTerms,
@@ -439,7 +439,8 @@ def _listing_matrix(site: Site, listing: ListingText, vocabulary: Vocabulary) ->
 
 def _authors_matrix(site: Site, vocabulary: Vocabulary) -> csr_matrix:
     """The authors field's term counts, a row per paper. Its text is the names a line each;
-    when no name holds markup or TeX (`is_plain`), plain text only respaces them, and the
+    when no name holds markup or TeX (`is_plain`), plain text only respaces them (which
+    splits words at white space only Python splits at), and the
     list's terms are the sum of its names' terms, each name counted once however many papers
     it is on: (papers × names) @ (names × terms). A list with a name that is not plain is
     counted whole, as TeX may read across the lines."""
@@ -460,9 +461,10 @@ def _authors_matrix(site: Site, vocabulary: Vocabulary) -> csr_matrix:
         (np.ones(len(columns), dtype=np.int32), np.array(columns, dtype=np.int32), ends),
         shape=(len(site.papers), len(number)),
     )
-    rows = [
-        field_terms(key if isinstance(key, str) else _lines_text(site, key)) for key in number
-    ]
+    texts = (
+        single_spaced(key) if isinstance(key, str) else _lines_text(site, key) for key in number
+    )
+    rows = [field_terms(text) for text in texts]
     return lists @ count_matrix(rows, vocabulary)
 
 

@@ -28,7 +28,7 @@ import functools
 import json
 import math
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -42,7 +42,6 @@ from .terms import (
     CorpusTerms,
     Vocabulary,
     count_matrices,
-    count_matrix,
     field_terms,
     index_text,
     renumbering,
@@ -434,14 +433,14 @@ def _listing_matrix(site: Site, listing: ListingText, vocabulary: Vocabulary) ->
     papers = site.papers
     parts = (number.setdefault(part(paper), len(number)) for paper in papers)
     rows = np.fromiter(parts, dtype=np.intp, count=len(papers))
-    return count_matrix([field_terms(text(site, value)) for value in number], vocabulary)[rows]
+    return _counted((text(site, value) for value in number), vocabulary)[rows]
 
 
 def _authors_matrix(site: Site, vocabulary: Vocabulary) -> csr_matrix:
-    """The authors field's term counts, a row per paper. Its text is the names a line each;
-    when no name holds markup or TeX (`is_plain`), plain text only respaces them (which
-    splits words at white space only Python splits at), and the
-    list's terms are the sum of its names' terms, each name counted once however many papers
+    """The authors field's term counts, a row per paper. Its text is the names a line each.
+    When no name holds markup or TeX (`is_plain`), plain text only respaces them, and the
+    list's terms are the sum of its names' terms (each name single-spaced: Python splits at
+    white space lunr.js keeps in a word), so each name is counted once however many papers
     it is on: (papers × names) @ (names × terms). A list with a name that is not plain is
     counted whole, as TeX may read across the lines."""
     import numpy as np
@@ -464,8 +463,13 @@ def _authors_matrix(site: Site, vocabulary: Vocabulary) -> csr_matrix:
     texts = (
         single_spaced(key) if isinstance(key, str) else _lines_text(site, key) for key in number
     )
-    rows = [field_terms(text) for text in texts]
-    return lists @ count_matrix(rows, vocabulary)
+    return lists @ _counted(texts, vocabulary)
+
+
+def _counted(texts: Iterable[str], vocabulary: Vocabulary) -> csr_matrix:
+    """The texts' term counts, a row per text, counted a chunk at a time (`count_matrices`):
+    an archive's distinct author names are hundreds of thousands."""
+    return count_matrices(([field_terms(text)] for text in texts), 1, vocabulary)[0]
 
 
 # Papers per file of abstracts. Results show the passage of each abstract that matches, for

@@ -174,3 +174,33 @@ class _Reader:
 
     def __init__(self, carries: tuple[str, ...]) -> None:
         self.carries = carries
+
+
+def test_a_large_source_read_alone_is_checked_apart_with_the_same_warnings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build reading one large source alone checks its plausibility in a forked child while
+    it normalizes the records: the same warnings, in the same order, as the check in-process
+    (`read_source`); and the check is the child's."""
+    import os
+
+    from confsite.cache import inputs
+    from confsite.readers.sources import RecordsRead
+
+    text = "".join(f"{word}\n{PROSE}\nA real title {n}\n{PROSE}\n" for n, word in enumerate(
+        ["Login", "June 5, 2023", "12 authors", "Home", "Search", "Menu", "2023-06-05"]
+    ))
+    expected = warnings_of(tmp_path, text, "paper-listing")
+    assert len(expected) >= 7
+    check = RecordsRead.plausibility
+
+    def plausibility(read: RecordsRead) -> tuple:
+        (tmp_path / "checked-by").write_text(str(os.getpid()))
+        return check(read)
+
+    monkeypatch.setattr(RecordsRead, "plausibility", plausibility)
+    monkeypatch.setattr(inputs, "RECORDS_CHECKED_APART", 2)
+    config = load_config(tmp_path / "site.yaml", Diagnostics())
+    (read,) = CachedReading(config, _fingerprint(), None, Registry()).read(jobs=2)
+    assert [f"{problem.loc}: {problem.message}" for problem in read.problems] == expected
+    assert int((tmp_path / "checked-by").read_text()) != os.getpid()

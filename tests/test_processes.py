@@ -174,17 +174,17 @@ def test_a_build_reads_with_the_collector_on_and_models_with_it_off(
     model, which is kept, is made with the collector off; after the build it is on again."""
 
     seen: dict[str, list[bool]] = {"read": [], "model": []}
-    read_source, site_program = inputs.read_source, pipeline.site_program
+    read_records, site_program = inputs.read_records, pipeline.site_program
 
     def reading(*args: object) -> object:
         seen["read"].append(gc.isenabled())
-        return read_source(*args)
+        return read_records(*args)
 
     def modelling(*args: object) -> object:
         seen["model"].append(gc.isenabled())
         return site_program(*args)
 
-    monkeypatch.setattr(inputs, "read_source", reading)
+    monkeypatch.setattr(inputs, "read_records", reading)
     monkeypatch.setattr(pipeline, "site_program", modelling)
     project = copy_seeds_project(tmp_path)
     options = pipeline.BuildOptions(

@@ -128,7 +128,12 @@ readers = site_registry(config_path.parent)
 config = load_config(config_path, Diagnostics(), readers)
 sent = []
 receive = inputs.ForkedResults.next
-inputs.ForkedResults.next = lambda self: sent.append(receive(self)) or sent[-1]
+def next_result(self):  # the child's share is a dict by source; plausibility checks are not
+    result = receive(self)
+    if isinstance(result, dict):
+        sent.append(result)
+    return result
+inputs.ForkedResults.next = next_result
 outcomes = []
 for jobs in (1, 2):
     reading = inputs.CachedReading(config, b"code", None, readers)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,7 +31,7 @@ from ..output.processes import (
     young_garbage_collected,
 )
 from ..readers.registry import Registry
-from ..readers.sources import SourceReading, read_every_source, read_source
+from ..readers.sources import RecordsRead, SourceReading, read_every_source, read_records
 from .digests import PaperDigests, hex_digest
 from .stores import load_pickle, save_pickle
 
@@ -39,6 +40,10 @@ PAPER_DIGESTS_FILE = "paper-digests.pickle"
 # New sources' bytes from which a forked child reads a share: below, forking and sending the
 # records back cost about what the child saves.
 MIN_BYTES_TO_SHARE = 1_000_000
+# Records of one source whose plausibility a forked child checks while this process
+# normalizes them, when it reads alone: about 40 µs a record to check, a few milliseconds
+# to fork.
+RECORDS_CHECKED_APART = 2_000
 
 
 @dataclass(frozen=True)
@@ -132,7 +137,9 @@ class CachedReading:
         self.fresh = {i for i, key in enumerate(self.keys) if key not in self.cache.sources}
         theirs = self._child_share(sorted(self.fresh)) if forks(jobs) else []
         child = ForkedResults(lambda: [self._read_fresh(theirs)]) if theirs else None
-        self._made = self._read_fresh(sorted(self.fresh.difference(theirs)))
+        # Reading alone, this process checks a large source's records apart (see `_checked`).
+        alone = forks(jobs) and not theirs
+        self._made = self._read_fresh(sorted(self.fresh.difference(theirs)), alone)
         if child is not None:
             self._made.update(self._child_reading(child, theirs))
         return read_every_source(range(len(self.keys)), self.read_one)
@@ -162,21 +169,27 @@ class CachedReading:
             source, reader, hit.detected, (), hit.record_count, hit.problems, hit.stated
         )
 
-    def _read_fresh(self, indices: list[int]) -> dict[int, CachedSource | ConfsiteError]:
+    def _read_fresh(
+        self, indices: list[int], check_apart: bool = False
+    ) -> dict[int, CachedSource | ConfsiteError]:
         """The sources at `indices` read and normalized, each as the cache keeps it (its
         reader by name, which a forked child can send: a site's own reader may not pickle),
-        or the error reading it gave."""
+        or the error reading it gave. `check_apart`: a core is free for a large source's
+        plausibility check."""
         made: dict[int, CachedSource | ConfsiteError] = {}
         # Parsers' trees are cyclic garbage once a source is read. Entered even with nothing
         # to read: its end is where merging's young-generation pass starts from.
         with collecting():
             for index in indices:
                 try:
-                    read = read_source(self.config, self.config.sources[index], self.readers)
+                    read = read_records(self.config, self.config.sources[index], self.readers)
                 except ConfsiteError as err:
                     made[index] = err
                     continue
-                made[index] = CachedSource.of(read, normalize_source(read, index))
+                apart = check_apart and read.reading.record_count >= RECORDS_CHECKED_APART
+                checking = ForkedResults(functools.partial(_plausibility, read), here=not apart)
+                entries = normalize_source(read.reading, index)
+                made[index] = CachedSource.of(_checked(read, checking), entries)
         return made
 
     def _child_share(self, fresh: list[int]) -> list[int]:
@@ -258,3 +271,20 @@ class CachedReading:
     def saved(self) -> None:
         """Waits until the cache `merge` made is saved."""
         self._saving.wait()
+
+
+def _plausibility(read: RecordsRead) -> Iterator[tuple[Problem, ...]]:
+    yield read.plausibility()
+
+
+def _checked(read: RecordsRead, checking: ForkedResults) -> SourceReading:
+    """The reading with the warnings `checking` gave, made here if its child failed in any
+    way: a single large source (an accepted-papers list) is read by this process alone, and
+    its plausibility check took as long as normalizing its records, which go on meanwhile."""
+    try:
+        signs = checking.next()
+    except ChildStopped:
+        signs = read.plausibility()
+    finally:
+        checking.close()
+    return read.checked(signs)

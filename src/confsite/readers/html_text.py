@@ -82,7 +82,7 @@ class _Flattener:
 def html_tree(html: str) -> BeautifulSoup:
     """The parsed page, read only. A saved page is parsed to flatten it and again by the
     general reader that reads it (parsing is most of its reading): the last one is kept, and
-    `read_source` lets it go once its source is read."""
+    `read_records` lets it go once its source is read."""
     # Imported here: most builds read no HTML, and bs4 is slow to import.
     from bs4 import BeautifulSoup
 

@@ -4,7 +4,7 @@ reader and checked for plausibility; every source is read before any error stops
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypeVar
 
@@ -65,13 +65,38 @@ def load_source_text(path: Path, display_path: str) -> SourceText:
 def read_source(config: SiteConfig, source: SourceConfig, readers: Registry) -> SourceReading:
     """One source read by its reader (set in the config, or detected), with the warnings its
     records' plausibility gives; ConfsiteError says how it was read and what to do instead."""
+    read = read_records(config, source, readers)
+    return read.checked(read.plausibility())
+
+
+@dataclass(frozen=True)
+class RecordsRead:
+    """A source's records as its reader read them, their plausibility not yet checked: the
+    check takes about as long as normalizing them, and a build with a core to spare does both
+    at once (see cache/inputs.py)."""
+
+    reading: SourceReading  # its problems: the reader's own
+    text: SourceText
+
+    def plausibility(self) -> tuple[Problem, ...]:
+        """The warnings the records' plausibility gives (see readers/plausibility.py)."""
+        return implausible_reading(self.text, self.reading.records, self.reading.reader)
+
+    def checked(self, signs: tuple[Problem, ...]) -> SourceReading:
+        """The reading with the reader's problems, then `signs`, as `plausibility` gave them."""
+        return replace(self.reading, problems=self.reading.problems + signs)
+
+
+def read_records(config: SiteConfig, source: SourceConfig, readers: Registry) -> RecordsRead:
+    """One source's records read by its reader, before their plausibility is checked;
+    ConfsiteError says how it was read and what to do instead."""
     try:
-        return _read_source(config, source, readers)
+        return _read_records(config, source, readers)
     finally:
         html_tree.cache_clear()  # the page's tree, kept for its reader, is not kept longer
 
 
-def _read_source(config: SiteConfig, source: SourceConfig, readers: Registry) -> SourceReading:
+def _read_records(config: SiteConfig, source: SourceConfig, readers: Registry) -> RecordsRead:
     text = load_source_text(config.resolve(source.path), source.path)
     reading = None
     if source.format is not None:
@@ -90,9 +115,9 @@ def _read_source(config: SiteConfig, source: SourceConfig, readers: Registry) ->
     except ConfsiteError as err:
         how = how_it_was_read(text, reader, detected, readers)
         raise ConfsiteError(err.loc, f"{err.message} ({how})") from None
-    problems = read_problems + implausible_reading(text, records, reader)
     stated = frozenset(fields_stated(reader, records))
-    return SourceReading(source, reader, detected, records, len(records), problems, stated)
+    read = SourceReading(source, reader, detected, records, len(records), read_problems, stated)
+    return RecordsRead(read, text)
 
 
 def how_it_was_read(text: SourceText, reader: Reader, detected: bool, readers: Registry) -> str:

@@ -139,7 +139,7 @@ def test_a_rebuild_with_nothing_changed_reads_nothing_and_reports_the_same(
         raise AssertionError("read on a build with nothing to do")
 
     monkeypatch.setattr(confsite.cache.inputs, "load_pickle", unread)
-    monkeypatch.setattr(confsite.cache.inputs, "read_source", unread)
+    monkeypatch.setattr(confsite.cache.inputs, "read_records", unread)
     result = run(config, out)
     assert result.up_to_date and result.papers == []
     first, again = summary_lines(seeds_project[2]), summary_lines(result)

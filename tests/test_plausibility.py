@@ -176,6 +176,26 @@ class _Reader:
         self.carries = carries
 
 
+JUNK_TITLES = ["Login", "June 5, 2023", "12 authors", "Home", "Search", "Menu", "2023-06-05"]
+
+
+def _checked_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], object]:
+    """A listing whose reading gives a warning per junk title, its warnings as `read_source`
+    gives them, and the config of a build that checks it apart (however few its records)."""
+    from confsite.cache import inputs
+
+    paper = "{}\n" + PROSE + "\nA real title {}\n" + PROSE + "\n"
+    text = "".join(paper.format(word, n) for n, word in enumerate(JUNK_TITLES))
+    expected = warnings_of(tmp_path, text, "paper-listing")
+    assert len(expected) >= len(JUNK_TITLES)
+    monkeypatch.setattr(inputs, "RECORDS_CHECKED_APART", 2)
+    return expected, load_config(tmp_path / "site.yaml", Diagnostics())
+
+
+def _shown(read: object) -> list[str]:
+    return [f"{problem.loc}: {problem.message}" for problem in read.problems]  # type: ignore[attr-defined]
+
+
 def test_a_large_source_read_alone_is_checked_apart_with_the_same_warnings(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -184,14 +204,9 @@ def test_a_large_source_read_alone_is_checked_apart_with_the_same_warnings(
     (`read_source`); and the check is the child's."""
     import os
 
-    from confsite.cache import inputs
     from confsite.readers.sources import RecordsRead
 
-    text = "".join(f"{word}\n{PROSE}\nA real title {n}\n{PROSE}\n" for n, word in enumerate(
-        ["Login", "June 5, 2023", "12 authors", "Home", "Search", "Menu", "2023-06-05"]
-    ))
-    expected = warnings_of(tmp_path, text, "paper-listing")
-    assert len(expected) >= 7
+    expected, config = _checked_apart(tmp_path, monkeypatch)
     check = RecordsRead.plausibility
 
     def plausibility(read: RecordsRead) -> tuple:
@@ -199,8 +214,90 @@ def test_a_large_source_read_alone_is_checked_apart_with_the_same_warnings(
         return check(read)
 
     monkeypatch.setattr(RecordsRead, "plausibility", plausibility)
-    monkeypatch.setattr(inputs, "RECORDS_CHECKED_APART", 2)
-    config = load_config(tmp_path / "site.yaml", Diagnostics())
     (read,) = CachedReading(config, _fingerprint(), None, Registry()).read(jobs=2)
-    assert [f"{problem.loc}: {problem.message}" for problem in read.problems] == expected
+    assert _shown(read) == expected
     assert int((tmp_path / "checked-by").read_text()) != os.getpid()
+
+
+def test_a_check_apart_whose_child_dies_is_made_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    from confsite.readers.sources import RecordsRead
+
+    expected, config = _checked_apart(tmp_path, monkeypatch)
+    check, parent = RecordsRead.plausibility, os.getpid()
+
+    def plausibility(read: RecordsRead) -> tuple:
+        if os.getpid() != parent:
+            os._exit(1)
+        return check(read)
+
+    monkeypatch.setattr(RecordsRead, "plausibility", plausibility)
+    (read,) = CachedReading(config, _fingerprint(), None, Registry()).read(jobs=2)
+    assert _shown(read) == expected
+
+
+def test_an_error_of_a_check_apart_is_the_sources_as_in_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A check that raises (a site's own reader may) fails that source, named, in the child
+    as here, and every other bad source is still reported with it."""
+    from confsite.cache import inputs
+    from confsite.diagnostics import ConfsiteError
+    from confsite.readers.sources import RecordsRead
+
+    _checked_apart(tmp_path, monkeypatch)
+    (tmp_path / "empty.txt").write_text("", encoding="utf-8")
+    with (tmp_path / "site.yaml").open("a", encoding="utf-8") as config_file:
+        config_file.write("  - path: empty.txt\n")
+    config = load_config(tmp_path / "site.yaml", Diagnostics())
+
+    def plausibility(read: RecordsRead) -> tuple:
+        raise ConfsiteError(read.text.loc(1), "the check failed")
+
+    monkeypatch.setattr(RecordsRead, "plausibility", plausibility)
+    messages = []
+    for apart in (2, 10**9):
+        monkeypatch.setattr(inputs, "RECORDS_CHECKED_APART", apart)
+        with pytest.raises(ConfsiteError) as raised:
+            CachedReading(config, _fingerprint(), None, Registry()).read(jobs=2)
+        messages.append(str(raised.value))
+    assert messages[0] == messages[1]
+    assert "dump.txt:1: the check failed" in messages[0] and "empty.txt:1" in messages[0]
+
+
+class _Tree:
+    """A parsed page's tree: cyclic, garbage once its source is read."""
+
+    def __init__(self) -> None:
+        self.itself = self
+
+
+def test_reading_garbage_is_freed_though_a_child_checks_apart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fork freezes what exists: reading's cyclic garbage is collected before it, not kept
+    through the build by a main process whose collector is off (merging makes one young pass)."""
+    import gc
+    import weakref
+
+    from confsite.cache import inputs
+
+    _, config = _checked_apart(tmp_path, monkeypatch)
+    trees: list[weakref.ref] = []
+    read_records = inputs.read_records
+
+    def reading(*args: object) -> object:
+        trees.append(weakref.ref(_Tree()))
+        return read_records(*args)
+
+    monkeypatch.setattr(inputs, "read_records", reading)
+    gc.disable()
+    try:
+        CachedReading(config, _fingerprint(), None, Registry()).read(jobs=2)
+        gc.collect(0)
+        assert trees and trees[0]() is None
+    finally:
+        gc.enable()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import gc
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -116,7 +117,7 @@ class CachedReading:
         self.inputs_key = hex_digest(fingerprint, located, self.keys, overrides_bytes)
         self.fresh: set[int] = set()  # sources read anew, not taken from the cache
         self._made: dict[int, CachedSource | ConfsiteError] = {}  # those sources, read
-        self.child_cpu_seconds = 0.0  # what the child that read a share of them took
+        self.child_cpu_seconds = 0.0  # what the children reading (or checking) them took
         self._saving = ForkedWork(None)
         # After merging: the ids of papers merged from the very entries the last build
         # merged them from, and of papers no override changed (see `known_digests`).
@@ -137,7 +138,7 @@ class CachedReading:
         self.fresh = {i for i, key in enumerate(self.keys) if key not in self.cache.sources}
         theirs = self._child_share(sorted(self.fresh)) if forks(jobs) else []
         child = ForkedResults(lambda: [self._read_fresh(theirs)]) if theirs else None
-        # Reading alone, this process checks a large source's records apart (see `_checked`).
+        # Reading alone, this process checks a large source's records apart (see `_read_one`).
         alone = forks(jobs) and not theirs
         self._made = self._read_fresh(sorted(self.fresh.difference(theirs)), alone)
         if child is not None:
@@ -155,7 +156,7 @@ class CachedReading:
             made = self._read_fresh(indices)
         finally:
             child.close()
-        self.child_cpu_seconds = child.cpu_seconds
+        self.child_cpu_seconds += child.cpu_seconds
         return made
 
     def read_one(self, index: int) -> SourceReading:
@@ -175,22 +176,37 @@ class CachedReading:
         """The sources at `indices` read and normalized, each as the cache keeps it (its
         reader by name, which a forked child can send: a site's own reader may not pickle),
         or the error reading it gave. `check_apart`: a core is free for a large source's
-        plausibility check."""
+        plausibility check (see `_read_one`)."""
         made: dict[int, CachedSource | ConfsiteError] = {}
         # Parsers' trees are cyclic garbage once a source is read. Entered even with nothing
         # to read: its end is where merging's young-generation pass starts from.
         with collecting():
             for index in indices:
                 try:
-                    read = read_records(self.config, self.config.sources[index], self.readers)
+                    made[index] = self._read_one(index, check_apart)
                 except ConfsiteError as err:
                     made[index] = err
-                    continue
-                apart = check_apart and read.reading.record_count >= RECORDS_CHECKED_APART
-                checking = ForkedResults(functools.partial(_plausibility, read), here=not apart)
-                entries = normalize_source(read.reading, index)
-                made[index] = CachedSource.of(_checked(read, checking), entries)
         return made
+
+    def _read_one(self, index: int, check_apart: bool) -> CachedSource:
+        """One source read, checked and normalized. A single large source (an accepted-papers
+        list) is read by this process alone, and its plausibility check took as long as
+        normalizing its records: with `check_apart`, a forked child checks it meanwhile."""
+        read = read_records(self.config, self.config.sources[index], self.readers)
+        if not check_apart or read.reading.record_count < RECORDS_CHECKED_APART:
+            signs = read.plausibility()
+            return CachedSource.of(read.checked(signs), normalize_source(read.reading, index))
+        # Reading's cyclic garbage collected first: the fork freezes what exists, which would
+        # keep it (a page's parsed tree, say) through the rest of the build.
+        gc.collect()
+        checking = ForkedResults(functools.partial(_plausibility, read))
+        try:
+            entries = normalize_source(read.reading, index)
+            signs = _signs(read, checking)
+        finally:
+            checking.close()
+            self.child_cpu_seconds += checking.cpu_seconds
+        return CachedSource.of(read.checked(signs), entries)
 
     def _child_share(self, fresh: list[int]) -> list[int]:
         """The new sources a child reads: none when there is too little to read for a
@@ -277,14 +293,10 @@ def _plausibility(read: RecordsRead) -> Iterator[tuple[Problem, ...]]:
     yield read.plausibility()
 
 
-def _checked(read: RecordsRead, checking: ForkedResults) -> SourceReading:
-    """The reading with the warnings `checking` gave, made here if its child failed in any
-    way: a single large source (an accepted-papers list) is read by this process alone, and
-    its plausibility check took as long as normalizing its records, which go on meanwhile."""
+def _signs(read: RecordsRead, checking: ForkedResults) -> tuple[Problem, ...]:
+    """The warnings the child checking `read` sent, or made here if it failed in any way (an
+    error it raised is raised here)."""
     try:
-        signs = checking.next()
+        return checking.next()
     except ChildStopped:
-        signs = read.plausibility()
-    finally:
-        checking.close()
-    return read.checked(signs)
+        return read.plausibility()

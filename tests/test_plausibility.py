@@ -176,128 +176,126 @@ class _Reader:
         self.carries = carries
 
 
-JUNK_TITLES = ["Login", "June 5, 2023", "12 authors", "Home", "Search", "Menu", "2023-06-05"]
+# A build forks only where no other thread runs (see output/processes.py · fork_is_safe), which
+# a test process that served pages or drove a browser cannot promise: the check apart is
+# tried in a fresh interpreter, each case printing one JSON line.
+CHECKED_APART = r"""
+import gc, json, os, sys, weakref
+from pathlib import Path
+from confsite.cache import inputs
+from confsite.cache.inputs import CachedReading
+from confsite.config import load_config
+from confsite.diagnostics import ConfsiteError, Diagnostics
+from confsite.readers.registry import Registry
+from confsite.readers.sources import RecordsRead, read_source
+
+project = Path(sys.argv[1])
+config = load_config(project / "site.yaml", Diagnostics())
+check, parent = RecordsRead.plausibility, os.getpid()
+shown = lambda read: [f"{p.loc}: {p.message}" for p in read.problems]
+expected = shown(read_source(config, config.sources[0], Registry()))
+inputs.RECORDS_CHECKED_APART = 2
+
+def read(apart=2):
+    inputs.RECORDS_CHECKED_APART = apart
+    return CachedReading(config, b"code", None, Registry()).read(jobs=2)
+
+def by_whom(read):
+    (project / "checked-by").write_text(str(os.getpid()))
+    return check(read)
+RecordsRead.plausibility = by_whom
+(made,) = read()
+checker = int((project / "checked-by").read_text())
+print(json.dumps(["apart", shown(made) == expected, checker != parent, len(expected)]))
+
+def dying(read):
+    if os.getpid() != parent:
+        os._exit(1)
+    return check(read)
+RecordsRead.plausibility = dying
+(made,) = read()
+print(json.dumps(["dying", shown(made) == expected]))
+
+class Tree:
+    def __init__(self):
+        self.itself = self
+trees, read_records = [], inputs.read_records
+def reading(*args):
+    trees.append(weakref.ref(Tree()))
+    return read_records(*args)
+inputs.read_records, RecordsRead.plausibility = reading, check
+gc.disable()  # as in a build's main process
+read()
+gc.collect(0)  # merging's young-generation pass
+gc.enable()
+inputs.read_records = read_records
+print(json.dumps(["garbage", bool(trees) and trees[0]() is None]))
+
+def failing(read):
+    raise ConfsiteError(read.text.loc(1), "the check failed")
+RecordsRead.plausibility = failing
+(project / "empty.txt").write_text("", encoding="utf-8")
+with (project / "site.yaml").open("a", encoding="utf-8") as config_file:
+    config_file.write("  - path: empty.txt\n")
+config = load_config(project / "site.yaml", Diagnostics())
+messages = []
+for apart in (2, 10**9):
+    try:
+        read(apart)
+    except ConfsiteError as err:
+        messages.append(str(err))
+print(json.dumps(["error", messages]))
+"""
 
 
-def _checked_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], object]:
-    """A listing whose reading gives a warning per junk title, its warnings as `read_source`
-    gives them, and the config of a build that checks it apart (however few its records)."""
-    from confsite.cache import inputs
+@pytest.fixture(scope="module")
+def checked_apart(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list]:
+    """A listing whose reading gives a warning per junk title, read by a build that checks it
+    apart (however few its records), in a fresh interpreter: what each case printed."""
+    import json
+    import subprocess
+    import sys
 
+    project = tmp_path_factory.mktemp("apart")
+    junk = ["Login", "June 5, 2023", "12 authors", "Home", "Search", "Menu", "2023-06-05"]
     paper = "{}\n" + PROSE + "\nA real title {}\n" + PROSE + "\n"
-    text = "".join(paper.format(word, n) for n, word in enumerate(JUNK_TITLES))
-    expected = warnings_of(tmp_path, text, "paper-listing")
-    assert len(expected) >= len(JUNK_TITLES)
-    monkeypatch.setattr(inputs, "RECORDS_CHECKED_APART", 2)
-    return expected, load_config(tmp_path / "site.yaml", Diagnostics())
-
-
-def _shown(read: object) -> list[str]:
-    return [f"{problem.loc}: {problem.message}" for problem in read.problems]  # type: ignore[attr-defined]
+    text = "".join(paper.format(word, n) for n, word in enumerate(junk))
+    warnings_of(project, text, "paper-listing")
+    ran = subprocess.run(
+        [sys.executable, "-c", CHECKED_APART, str(project)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    return {case: rest for case, *rest in map(json.loads, ran.stdout.splitlines())}
 
 
 def test_a_large_source_read_alone_is_checked_apart_with_the_same_warnings(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    checked_apart: dict[str, list],
 ) -> None:
     """A build reading one large source alone checks its plausibility in a forked child while
     it normalizes the records: the same warnings, in the same order, as the check in-process
     (`read_source`); and the check is the child's."""
-    import os
-
-    from confsite.readers.sources import RecordsRead
-
-    expected, config = _checked_apart(tmp_path, monkeypatch)
-    check = RecordsRead.plausibility
-
-    def plausibility(read: RecordsRead) -> tuple:
-        (tmp_path / "checked-by").write_text(str(os.getpid()))
-        return check(read)
-
-    monkeypatch.setattr(RecordsRead, "plausibility", plausibility)
-    (read,) = CachedReading(config, _fingerprint(), None, Registry()).read(jobs=2)
-    assert _shown(read) == expected
-    assert int((tmp_path / "checked-by").read_text()) != os.getpid()
+    same, by_child, warnings = checked_apart["apart"]
+    assert same and by_child and warnings >= 7
 
 
-def test_a_check_apart_whose_child_dies_is_made_here(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import os
-
-    from confsite.readers.sources import RecordsRead
-
-    expected, config = _checked_apart(tmp_path, monkeypatch)
-    check, parent = RecordsRead.plausibility, os.getpid()
-
-    def plausibility(read: RecordsRead) -> tuple:
-        if os.getpid() != parent:
-            os._exit(1)
-        return check(read)
-
-    monkeypatch.setattr(RecordsRead, "plausibility", plausibility)
-    (read,) = CachedReading(config, _fingerprint(), None, Registry()).read(jobs=2)
-    assert _shown(read) == expected
+def test_a_check_apart_whose_child_dies_is_made_here(checked_apart: dict[str, list]) -> None:
+    assert checked_apart["dying"] == [True]
 
 
 def test_an_error_of_a_check_apart_is_the_sources_as_in_process(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    checked_apart: dict[str, list],
 ) -> None:
     """A check that raises (a site's own reader may) fails that source, named, in the child
     as here, and every other bad source is still reported with it."""
-    from confsite.cache import inputs
-    from confsite.diagnostics import ConfsiteError
-    from confsite.readers.sources import RecordsRead
-
-    _checked_apart(tmp_path, monkeypatch)
-    (tmp_path / "empty.txt").write_text("", encoding="utf-8")
-    with (tmp_path / "site.yaml").open("a", encoding="utf-8") as config_file:
-        config_file.write("  - path: empty.txt\n")
-    config = load_config(tmp_path / "site.yaml", Diagnostics())
-
-    def plausibility(read: RecordsRead) -> tuple:
-        raise ConfsiteError(read.text.loc(1), "the check failed")
-
-    monkeypatch.setattr(RecordsRead, "plausibility", plausibility)
-    messages = []
-    for apart in (2, 10**9):
-        monkeypatch.setattr(inputs, "RECORDS_CHECKED_APART", apart)
-        with pytest.raises(ConfsiteError) as raised:
-            CachedReading(config, _fingerprint(), None, Registry()).read(jobs=2)
-        messages.append(str(raised.value))
-    assert messages[0] == messages[1]
-    assert "dump.txt:1: the check failed" in messages[0] and "empty.txt:1" in messages[0]
-
-
-class _Tree:
-    """A parsed page's tree: cyclic, garbage once its source is read."""
-
-    def __init__(self) -> None:
-        self.itself = self
+    ((apart, here),) = checked_apart["error"]
+    assert apart == here
+    assert "dump.txt:1: the check failed" in apart and "empty.txt:1" in apart
 
 
 def test_reading_garbage_is_freed_though_a_child_checks_apart(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    checked_apart: dict[str, list],
 ) -> None:
     """The fork freezes what exists: reading's cyclic garbage is collected before it, not kept
     through the build by a main process whose collector is off (merging makes one young pass)."""
-    import gc
-    import weakref
-
-    from confsite.cache import inputs
-
-    _, config = _checked_apart(tmp_path, monkeypatch)
-    trees: list[weakref.ref] = []
-    read_records = inputs.read_records
-
-    def reading(*args: object) -> object:
-        trees.append(weakref.ref(_Tree()))
-        return read_records(*args)
-
-    monkeypatch.setattr(inputs, "read_records", reading)
-    gc.disable()
-    try:
-        CachedReading(config, _fingerprint(), None, Registry()).read(jobs=2)
-        gc.collect(0)
-        assert trees and trees[0]() is None
-    finally:
-        gc.enable()
+    assert checked_apart["garbage"] == [True]

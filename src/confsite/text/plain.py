@@ -251,6 +251,8 @@ def plain_text(text: str | None) -> str:
     made = _made_elsewhere.get(text)
     if made is not None:
         return made
+    if is_plain(text):  # most text: nothing to reduce, no TeX parser
+        return single_spaced(text)
     if "[" in text:  # the cheap test spares most texts the regex scan
         text = MARKDOWN_LINK.sub(r"\1", text)
     for held, markup, replacement in PLAIN_MARKUP:

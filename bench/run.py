@@ -12,6 +12,8 @@ run, as the same build varies by 10-20% from run to run on this machine. Where M
 search plugin, and the ratio is given. Its navigation lists the sections (a session, or the
 list), not every paper: MkDocs renders the whole navigation into every page, and a 10,000-entry
 one would measure that rather than the pages. Nothing is deleted between builds (see `Trash`).
+A fixed task is timed before each build (`reference_seconds`), and its median reported: the
+seconds of two tables measured on different machines compare only through it.
 
     python bench/run.py                           # every shape at 1,000, 10,000 and 100,000
     python bench/run.py --sizes 1000 10000 --shapes prolific giant-list --mkdocs-up-to 10000
@@ -237,10 +239,17 @@ def mkdocs_build(site: Path, folder: Path, timeout: float) -> dict | None:
     return run
 
 
+# The reference task's seconds, timed after each pause: a lent machine's speed drifts by a
+# quarter within minutes, so one timing before the builds would not stand for them.
+REFERENCES: list[float] = []
+
+
 def settle() -> None:
-    """Between builds: the disk writes the last step left behind, then a pause."""
+    """Between builds: the disk writes the last step left behind, a pause, then the
+    reference task timed."""
     os.sync()
     time.sleep(SETTLE_SECONDS)
+    REFERENCES.append(reference_seconds(runs=3))
 
 
 def median_run(runs: list[dict]) -> dict:
@@ -354,6 +363,44 @@ def table(reports: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def reference_seconds(runs: int = 5) -> float:
+    """Seconds this machine takes for a fixed interpreter-bound task (the fastest of `runs`):
+    strings split, counted, joined and escaped, as a build's own work is. Machines lent for
+    a session differ by up to twice in speed, so a table is compared with another through
+    this, not by its seconds alone."""
+    import html
+    from collections import Counter
+
+    words = [f"word{n % 997}" for n in range(200_000)]
+    best = float("inf")
+    for _ in range(runs):
+        started = time.perf_counter()
+        counts = Counter(words)
+        text = " ".join(f"<li>{html.escape(word)} {counts[word]}</li>" for word in words)
+        sorted(text.split(), key=len)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def reference_line(references: list[float]) -> str:
+    if not references:
+        return "reference task: not timed"
+    ordered = sorted(references)
+    median = ordered[len(ordered) // 2]
+    return (
+        f"reference task: median {median:.3f} s over {len(ordered)} builds "
+        f"({ordered[0]:.3f}-{ordered[-1]:.3f} s)"
+    )
+
+
+def processor() -> str:
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return "unknown"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="*", default=[1000, 10000, 100000])
@@ -420,10 +467,16 @@ def main() -> None:
         print(table(reports[-1:]), file=sys.stderr, flush=True)
     trash.empty()
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    environment = {"cpus": os.cpu_count(), "python": sys.version.split()[0]}
+    environment = {
+        "cpus": os.cpu_count(),
+        "python": sys.version.split()[0],
+        "processor": processor(),
+        "reference_seconds": [round(seconds, 4) for seconds in REFERENCES],
+    }
     args.json.write_text(json.dumps({"environment": environment, "runs": reports}, indent=2))
     print(table(reports))
-    print(f"\nJSON: {args.json}")
+    print(f"\n{reference_line(REFERENCES)} ({environment['processor']})")
+    print(f"JSON: {args.json}")
 
 
 if __name__ == "__main__":

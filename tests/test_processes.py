@@ -64,6 +64,25 @@ results.close()
 """
 
 
+KILLED_MID_RESULT = """
+import os, signal, time
+from confsite.output.processes import ChildStopped, ForkedResults
+
+def work():
+    yield "y" * 20_000_000  # far more than a pipe holds: it is still being written when
+    time.sleep(0.5)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+results = ForkedResults(work)
+time.sleep(1.5)
+try:
+    results.next()
+except ChildStopped as stopped:
+    print(stopped)
+results.close()
+"""
+
+
 RAISES = """
 import errno
 from confsite.output.processes import ForkedResults
@@ -128,6 +147,14 @@ def test_a_child_goes_on_while_its_large_result_is_not_read(tmp_path: Path) -> N
 
 def test_results_come_in_order_and_an_early_end_is_told() -> None:
     assert run_script(STOPS_EARLY) == ["[0, 1, 2, 3, 4]", "stopped"]
+
+
+def test_a_child_killed_in_the_middle_of_sending_a_result_is_told_as_stopped() -> None:
+    """The corpus worker sends results of hundreds of megabytes: killed while one is on its
+    way, it leaves the build half a message, which must be told as the child stopping."""
+    assert run_script(KILLED_MID_RESULT) == [
+        "a build process was stopped by SIGKILL (most likely the system ran out of memory)"
+    ]
 
 
 def test_made_here_when_asked() -> None:

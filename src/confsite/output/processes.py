@@ -230,7 +230,7 @@ class ForkedResults:
                 return next(self._made_here)
         try:
             result = self._receiver.recv()
-        except EOFError:
+        except (EOFError, OSError):  # OSError: the child ended in the middle of a result
             self._process.join(STOPPED_CHILD_WAIT)
             raise stopped_child(self._process.exitcode) from None
         if isinstance(result, _Raised):

@@ -130,6 +130,47 @@ print("after", gc.isenabled())
 """
 
 
+HELPED = """
+import gc, os, time
+from confsite.output.processes import collector_off, worker_pool
+
+class Worker:
+    def task(self, number):
+        time.sleep(0.05)
+        return number, os.getpid(), gc.isenabled()
+
+main = os.getpid()
+with collector_off(), worker_pool(Worker(), 2, helped=True) as pool:
+    alone = list(pool.map_unordered("task", range(6)))
+    later = pool.map_unordered("task", range(6, 30))
+    pool.help()
+    helped = list(later)
+    after = gc.isenabled()
+print("alone", len({pid for _, pid, _ in alone}), main in {pid for _, pid, _ in alone})
+print("helped", sorted(number for number, _, _ in helped) == list(range(6, 30)))
+print("here", sum(pid == main for _, pid, _ in helped) > 0, sum(pid != main for _, pid, _ in helped) > 0)
+print("collector here", {on for _, pid, on in helped if pid == main}, after)
+"""
+
+
+CPU_COUNTED = """
+import resource, sys
+from pathlib import Path
+from confsite.diagnostics import Diagnostics
+from confsite.pipeline import BuildOptions, build
+
+def used():
+    mine = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return mine.ru_utime + mine.ru_stime + children.ru_utime + children.ru_stime
+
+before = used()
+options = BuildOptions(config_path=Path(sys.argv[1]), out=Path(sys.argv[2]), jobs=int(sys.argv[3]))
+result = build(options, Diagnostics())
+print(sum(result.cpu_timings.values()), used() - before)
+"""
+
+
 def run_script(script: str, *args: str) -> list[str]:
     ran = subprocess.run(
         [sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=120
@@ -192,6 +233,32 @@ def test_the_collector_runs_where_garbage_is_made_and_is_off_elsewhere() -> None
         "after collecting False 700 0",
         "after True",
     ]
+
+
+def test_a_helped_pool_forks_one_worker_fewer_and_this_process_takes_tasks_once_it_helps() -> None:
+    """A build's main process waits for the corpus worker, then renders beside the one page
+    worker it forked (each worker holds its own copy of what it touches): before it helps,
+    one forked worker runs every task; after, both run some, each task once, and the main
+    process runs its share with the collector on, as a worker does, and off again after."""
+    assert run_script(HELPED) == [
+        "alone 1 False",
+        "helped True",
+        "here True True",
+        "collector here {True} False",
+    ]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_builds_cpu_seconds_count_each_process_once(jobs: str, tmp_path: Path) -> None:
+    """The build reports CPU seconds per phase: its own time, plus what workers report of
+    theirs. Work the build's own process does in a worker's stead (all of it with one job,
+    a share of the pages with two) is in its own time already, and must not be added again."""
+    config = copy_seeds_project(tmp_path / "project") / "site.yaml"
+    reported, used = map(
+        float, run_script(CPU_COUNTED, str(config), str(tmp_path / "site"), jobs)[0].split()
+    )
+    assert reported <= used * 1.05 + 0.05
+    assert reported >= used * 0.5
 
 
 def test_a_build_reads_with_the_collector_on_and_models_with_it_off(

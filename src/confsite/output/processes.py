@@ -347,27 +347,52 @@ def _call(task: tuple[str, tuple]) -> Any:
 class WorkerPool:
     """Processes forked from this one that run methods of one `worker` object, which they
     inherit instead of receiving it pickled (it holds the whole site model); or, for one job
-    or where forking is not safe, this process alone."""
+    or where forking is not safe, this process alone. A pool this process `help`s runs, once
+    told, the tasks no worker has started yet here, while it waits for the others."""
 
     def __init__(self, worker: Any, pool: Any = None) -> None:
         self.worker, self._pool = worker, pool
+        self._helping = False
 
     @property
     def in_process(self) -> bool:
         return self._pool is None
+
+    def help(self) -> None:
+        """From now on this process takes a share of the tasks, as it waits for results: for
+        when it has nothing else left to do."""
+        self._helping = True
 
     def map_unordered(self, method: str, items: Iterable[Any]) -> Iterator[Any]:
         """`worker.method(item)` for each item, in the order they finish (all started now)."""
         if self._pool is None:
             return map(getattr(self.worker, method), items)
         with _worker_stopped_told():
-            return _finished([self._pool.submit(_call, (method, (item,))) for item in items])
+            tasks = {self._pool.submit(_call, (method, (item,))): item for item in items}
+        return self._finished(method, tasks)
 
+    def _finished(self, method: str, tasks: dict[Future, Any]) -> Iterator[Any]:
+        """The tasks' results, each as it is done. While helping, a task no worker has
+        started yet is run here instead, the last one first: the workers take the first."""
+        pending = list(tasks)
+        with _worker_stopped_told():
+            while pending:
+                done = [future for future in pending if future.done()]
+                if not done and self._helping:
+                    taken = next((future for future in reversed(pending) if future.cancel()), None)
+                    if taken is not None:
+                        pending.remove(taken)
+                        yield self._here(method, tasks[taken])
+                        continue
+                if not done:
+                    done = [next(as_completed(pending))]
+                for future in done:
+                    pending.remove(future)
+                    yield future.result()
 
-def _finished(futures: list[Future]) -> Iterator[Any]:
-    with _worker_stopped_told():
-        for future in as_completed(futures):
-            yield future.result()
+    def _here(self, method: str, item: Any) -> Any:
+        with collecting():  # as in a worker: pages and parsers drop cyclic garbage
+            return getattr(self.worker, method)(item)
 
 
 @contextlib.contextmanager
@@ -381,17 +406,22 @@ def _worker_stopped_told() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def worker_pool(worker: Any, jobs: int, niceness: int = 0) -> Iterator[WorkerPool]:
+def worker_pool(
+    worker: Any, jobs: int, niceness: int = 0, helped: bool = False
+) -> Iterator[WorkerPool]:
     """A pool of `jobs` forked processes, each `niceness` below this one's priority, forked
-    when the first task is given. A worker that dies (the kernel kills one when memory runs
-    out) fails the build with ChildStopped, where multiprocessing's Pool waited for its task
-    forever; on any error, the tasks not yet started are dropped."""
+    when the first task is given; `helped`: this process is one of the `jobs`, which takes
+    tasks once it says it will `help`, and one process fewer is forked (each holds its own
+    copy of what it touches of the site model). A worker that dies (the kernel kills one
+    when memory runs out) fails the build with ChildStopped, where multiprocessing's Pool
+    waited for its task forever; on any error, the tasks not yet started are dropped."""
     if not forks(jobs):
         with collecting():
             yield WorkerPool(worker)
         return
     context = multiprocessing.get_context("fork")
-    pool = ProcessPoolExecutor(jobs, context, _adopt, (worker, niceness, os.getpid()))
+    forked_jobs = jobs - 1 if helped else jobs
+    pool = ProcessPoolExecutor(forked_jobs, context, _adopt, (worker, niceness, os.getpid()))
     try:
         with objects_frozen():
             yield WorkerPool(worker, pool)

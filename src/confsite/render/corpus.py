@@ -121,19 +121,25 @@ class CorpusJob:
         return self._plain
 
     def related(self) -> tuple[Related, CpuSeconds]:
-        """Each paper's related papers, and the CPU seconds they took; waits for them."""
+        """Each paper's related papers, and the CPU seconds a worker took; waits for them."""
         if self._related is None:
             self.plain_abstracts()  # comes first
-            self._related = self._results.next()
+            self._related = self._worker_cpu(self._results.next())
         return self._related
 
     def search_files(self) -> tuple[SearchFiles, CpuSeconds]:
-        """The search index's staged files by path, and the CPU seconds they took; waits for
-        them."""
+        """The search index's staged files by path, and the CPU seconds a worker took; waits
+        for them."""
         self.related()  # comes first
         if self._search is None:
-            self._search = self._results.next()
+            self._search = self._worker_cpu(self._results.next())
         return self._search
+
+    def _worker_cpu(self, result: tuple[Any, CpuSeconds]) -> tuple[Any, CpuSeconds]:
+        """The result with the CPU seconds a worker took; none when made here, where this
+        process's own time counts them."""
+        made, cpu_seconds = result
+        return made, {} if self._here else cpu_seconds
 
     def close(self) -> None:
         self._results.close()

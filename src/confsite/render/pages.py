@@ -4,6 +4,7 @@ downloads, the search index from the terms the corpus worker counted, and the as
 from __future__ import annotations
 
 import itertools
+import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -39,7 +40,8 @@ PAGE_WORKER_NICENESS = 10
 PAGES_PER_CHUNK = 100  # small enough to keep both workers busy to the end
 MAX_CHUNKS = 400
 
-Staged = tuple[list[tuple[str, FileEntry, bool]], float]  # (path, entry, rendered), CPU seconds
+# (path, entry, rendered) of each file, and the CPU seconds a worker took to stage them
+Staged = tuple[list[tuple[str, FileEntry, bool]], float]
 
 
 @dataclass
@@ -80,6 +82,12 @@ class RenderJob:
     writer: StagingWriter
     salt: bytes
     downloads_cache: Path | None  # where the downloads' pieces are kept between builds
+    builder: int = field(default_factory=os.getpid)  # the build's own process
+
+    def _worker_cpu(self, started: float) -> float:
+        """CPU seconds since `started` in a worker; none in the build's own process, which
+        renders too (see `render_site`) and counts its own time."""
+        return time.process_time() - started if os.getpid() != self.builder else 0.0
 
     def stage(self, maker: Callable[[], Page] | KeyedPage) -> tuple[str, FileEntry, bool]:
         """The current site's file for the page when it was made from the same key, else
@@ -105,7 +113,7 @@ class RenderJob:
         share cards mostly render in one process."""
         started = time.process_time()
         staged = [self.stage(self.makers[number]) for number in numbers]
-        return staged, time.process_time() - started
+        return staged, self._worker_cpu(started)
 
     def stage_papers(self, task: tuple[range, Related, PlainAbstracts]) -> Staged:
         """Paper pages, by number in `papers`, with those papers' related papers and plain
@@ -115,7 +123,7 @@ class RenderJob:
         self.views.related.update(related)
         self._take(plain)
         staged = [self.stage(self.views.paper_page(self.papers[n])) for n in numbers]
-        return staged, time.process_time() - started
+        return staged, self._worker_cpu(started)
 
     def make_downloads(self, plain: PlainAbstracts) -> tuple[Staged, list[bytes]]:
         """The downloads (papers.json, ...), made in a worker as pages are; and every
@@ -126,7 +134,7 @@ class RenderJob:
         digests = [views.record_digest(paper) for paper in site.papers]
         files = stage_downloads(site, self.writer, self.downloads_cache, self.salt, digests)
         staged = [(name, entry, False) for name, entry in files.items()]
-        return (staged, time.process_time() - started), digests
+        return (staged, self._worker_cpu(started)), digests
 
     def make_listing_search_files(self, _: None) -> Staged:
         """The search index's result cards and filters (see `listing_files`), made in a
@@ -152,7 +160,7 @@ class RenderJob:
             (path, writer.put(path, data, keys.get(path, "")), False)
             for path, data in files.items()
         ]
-        return staged, time.process_time() - started
+        return staged, self._worker_cpu(started)
 
     def paper_task(
         self, numbers: range, related: Related, plain: PlainAbstracts
@@ -184,7 +192,8 @@ def render_site(
     known_digests: PaperDigests | None = None,
     last_digests: PaperDigests | None = None,
 ) -> RenderResult:
-    """Stage every file of the site, pages in `jobs` processes. The workers key each page,
+    """Stage every file of the site, pages in `jobs` processes: this one and `jobs` - 1
+    workers, which render alone while this one waits for the corpus worker. They key each page,
     keep the current site's file when its key is unchanged and render the others: first the
     pages without related papers, while the corpus worker computes those, then the paper
     pages. What many pages share is made here before the workers fork, so that no worker
@@ -205,11 +214,14 @@ def render_site(
     job = RenderJob(environment, views, makers, papers, writer, salt, downloads_cache)
     result = RenderResult(pages=len(makers) + len(papers))
     progress.start("render", result.pages)
-    with template_errors_located(theme_dir), worker_pool(job, jobs, PAGE_WORKER_NICENESS) as pool:
+    pool_made = worker_pool(job, jobs, PAGE_WORKER_NICENESS, helped=True)
+    with template_errors_located(theme_dir), pool_made as pool:
         result.workers = 1 if pool.in_process else jobs
         staged = _stage_pages(pool, corpus, result)
         search, cpu_seconds = corpus.search_files()  # while the workers render
         result.cpu_seconds.update(cpu_seconds)
+        # The corpus worker is done: this process renders too, in the core it frees.
+        pool.help()
         for phase, batches in staged.items():
             result.collect(batches, phase, progress if phase == "render" else SILENT)
     progress.finish()

@@ -354,41 +354,58 @@ def test_a_parallel_build_equals_a_serial_build(seeds_project, tmp_path: Path) -
 PRIORITIES_IN_A_BUILD = """
 import os
 import sys
+import time
 from pathlib import Path
 import confsite.render.corpus as corpus
 import confsite.render.pages as pages
 from confsite.diagnostics import Diagnostics
 from confsite.pipeline import BuildOptions, build
 noted = Path(sys.argv[3])
+def note(who):
+    with open(noted, "a") as out:
+        out.write(f"{who} {os.getpid()} {os.nice(0)} {time.time()}\\n")
 def noting(work, who):
-    def note(*args):
-        with open(noted, "a") as out:
-            out.write(f"{who} {os.getpid()} {os.nice(0)}\\n")
+    def noted_work(*args):
+        note(who)
         return work(*args)
-    return note
+    return noted_work
+def noting_end(work, who):
+    def noted_work(*args):
+        yield from work(*args)
+        note(who)
+    return noted_work
+note("build")
 pages.RenderJob.stage_pages = noting(pages.RenderJob.stage_pages, "page")
+pages.RenderJob.stage_papers = noting(pages.RenderJob.stage_papers, "page")
 corpus.corpus_results = noting(corpus.corpus_results, "corpus")
+corpus.search_files = noting_end(corpus.search_files, "search-made")
 build(BuildOptions(Path(sys.argv[1]), Path(sys.argv[2]), jobs=2), Diagnostics())
 """
 
 
 def test_page_workers_run_below_the_corpus_worker_s_priority(tmp_path: Path) -> None:
-    """Paper pages wait for the corpus worker's related papers: the page workers yield the
+    """Paper pages wait for the corpus worker's related papers: the page worker yields the
     cores to it (render/pages.py · PAGE_WORKER_NICENESS), the corpus worker keeps the
-    build's own priority."""
+    build's own priority, and the build's own process renders only once the corpus worker
+    has made the search files (with two jobs: one forked page worker)."""
     project, noted = copy_seeds_project(tmp_path / "project"), tmp_path / "noted"
     command = [sys.executable, "-c", PRIORITIES_IN_A_BUILD, project / "site.yaml"]
     ran = subprocess.run(
         [*command, tmp_path / "site", noted], capture_output=True, text=True, timeout=600
     )
     assert ran.returncode == 0, ran.stderr
-    seen = {tuple(line.split()) for line in noted.read_text().splitlines()}
-    own = os.nice(0)
-    assert {(who, nice) for who, _, nice in seen} == {
-        ("corpus", str(own)),
-        ("page", str(min(19, own + 10))),
+    seen = [line.split() for line in noted.read_text().splitlines()]
+    own, build = str(os.nice(0)), next(pid for who, pid, _, _ in seen if who == "build")
+    assert {(who, nice) for who, _, nice, _ in seen if who in ("corpus", "search-made")} == {
+        ("corpus", own),
+        ("search-made", own),
     }
-    assert len({pid for who, pid, _ in seen if who == "page"}) == 2
+    made = float(next(at for who, _, _, at in seen if who == "search-made"))
+    pages = [(pid, nice, float(at)) for who, pid, nice, at in seen if who == "page"]
+    forked = {pid for pid, _, _ in pages if pid != build}
+    assert len(forked) == 1
+    assert {nice for pid, nice, _ in pages if pid in forked} == {str(min(19, int(own) + 10))}
+    assert all(nice == own and at >= made for pid, nice, at in pages if pid == build)
 
 
 def test_a_new_confsite_version_invalidates_the_cache(

@@ -148,7 +148,8 @@ with collector_off(), worker_pool(Worker(), 2, helped=True) as pool:
     after = gc.isenabled()
 print("alone", len({pid for _, pid, _ in alone}), main in {pid for _, pid, _ in alone})
 print("helped", sorted(number for number, _, _ in helped) == list(range(6, 30)))
-print("here", sum(pid == main for _, pid, _ in helped) > 0, sum(pid != main for _, pid, _ in helped) > 0)
+here = [pid == main for _, pid, _ in helped]
+print("here", any(here), not all(here))
 print("collector here", {on for _, pid, on in helped if pid == main}, after)
 """
 

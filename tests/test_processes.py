@@ -65,7 +65,7 @@ results.close()
 
 
 KILLED_MID_RESULT = """
-import os, signal, time
+import multiprocessing, os, signal, time
 from confsite.output.processes import ChildStopped, ForkedResults
 
 def work():
@@ -74,7 +74,8 @@ def work():
     os.kill(os.getpid(), signal.SIGKILL)
 
 results = ForkedResults(work)
-time.sleep(1.5)
+for child in multiprocessing.active_children():
+    child.join()  # dead, with part of the result written
 try:
     results.next()
 except ChildStopped as stopped:
@@ -151,6 +152,28 @@ print("helped", sorted(number for number, _, _ in helped) == list(range(6, 30)))
 here = [pid == main for _, pid, _ in helped]
 print("here", any(here), not all(here))
 print("collector here", {on for _, pid, on in helped if pid == main}, after)
+"""
+
+
+KILLED_WHILE_HELPING = """
+import os, signal, sys, time
+from confsite.output.processes import ChildStopped, collector_off, worker_pool
+
+class Worker:
+    def task(self, number):
+        time.sleep(0.05)
+        return os.getpid()
+
+with collector_off():
+    try:
+        with worker_pool(Worker(), int(sys.argv[1]), helped=True) as pool:
+            results = pool.map_unordered("task", range(40))
+            worker = next(results)
+            pool.help()
+            os.kill(worker, signal.SIGKILL)
+            list(results)
+    except ChildStopped as stopped:
+        print(stopped)
 """
 
 
@@ -246,6 +269,24 @@ def test_a_helped_pool_forks_one_worker_fewer_and_this_process_takes_tasks_once_
         "helped True",
         "here True True",
         "collector here {True} False",
+    ]
+
+
+@pytest.mark.parametrize("jobs", ["2", "3"])
+def test_a_worker_killed_while_this_process_helps_stops_the_pool_and_is_told(jobs: str) -> None:
+    """The main process takes tasks by claiming them, not by cancelling their futures: Python
+    3.11's pool, meeting a cancelled future when a worker dies, broke its own thread (a
+    traceback) and left the other workers running, so the build never ended."""
+    ran = subprocess.run(
+        [sys.executable, "-c", KILLED_WHILE_HELPING, jobs],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stderr == ""
+    assert ran.stdout.splitlines() == [
+        "a build process was stopped (most likely the system ran out of memory)"
     ]
 
 

@@ -8,6 +8,7 @@ import ctypes
 import fcntl
 import functools
 import gc
+import itertools
 import multiprocessing
 import os
 import queue
@@ -335,20 +336,49 @@ def die_with_parent(parent: int) -> None:
 
 
 _adopted: Any = None  # in a pool's worker process: the object whose methods it runs
+_claims: Any = None  # in a pool's worker process: its pool's `_Claims`
 
 
-def _adopt(worker: Any, niceness: int, parent: int) -> None:
-    global _adopted
+def _adopt(worker: Any, niceness: int, parent: int, claims: Any = None) -> None:
+    global _adopted, _claims
     die_with_parent(parent)
-    _adopted = worker
+    _adopted, _claims = worker, claims
     collector_on()
     if niceness:
         os.nice(niceness)
 
 
-def _call(task: tuple[str, tuple]) -> Any:
-    method, args = task
+def _call(task: tuple[int, str, tuple]) -> Any:
+    number, method, args = task
+    if _claims is not None and not _claims.claim(number):
+        return None  # taken by the process that forked this one, which has its result
     return getattr(_adopted, method)(*args)
+
+
+class _Claims:
+    """Which of a pool's tasks have been taken, by number, shared with its workers (made
+    before they fork): the process that forked them takes a task no worker has started by
+    claiming it first. Not by cancelling its future: Python 3.11's pool, meeting a cancelled
+    future when a worker dies, breaks its own thread and leaves the other workers running."""
+
+    SIZE = 65_536  # tasks a pool can share; those after run in the workers alone
+
+    def __init__(self, context: Any) -> None:
+        self._lock = context.Lock()
+        self._taken = context.RawArray(ctypes.c_bool, self.SIZE)
+
+    def claim(self, number: int) -> bool:
+        """Whether the task was not taken yet, and is now; a task past SIZE is always free."""
+        if number >= self.SIZE:
+            return True
+        with self._lock:
+            if self._taken[number]:
+                return False
+            self._taken[number] = True
+            return True
+
+    def shareable(self, number: int) -> bool:
+        return number < self.SIZE
 
 
 class WorkerPool:
@@ -357,9 +387,10 @@ class WorkerPool:
     or where forking is not safe, this process alone. A pool this process `help`s runs, once
     told, the tasks no worker has started yet here, while it waits for the others."""
 
-    def __init__(self, worker: Any, pool: Any = None) -> None:
-        self.worker, self._pool = worker, pool
+    def __init__(self, worker: Any, pool: Any = None, claims: _Claims | None = None) -> None:
+        self.worker, self._pool, self._claims = worker, pool, claims
         self._helping = False
+        self._tasks = itertools.count()
 
     @property
     def in_process(self) -> bool:
@@ -368,34 +399,45 @@ class WorkerPool:
     def help(self) -> None:
         """From now on this process takes a share of the tasks, as it waits for results: for
         when it has nothing else left to do."""
-        self._helping = True
+        self._helping = self._claims is not None
 
     def map_unordered(self, method: str, items: Iterable[Any]) -> Iterator[Any]:
         """`worker.method(item)` for each item, in the order they finish (all started now)."""
         if self._pool is None:
             return map(getattr(self.worker, method), items)
+        tasks: dict[Future, tuple[int, Any]] = {}
         with _worker_stopped_told():
-            tasks = {self._pool.submit(_call, (method, (item,))): item for item in items}
+            for item in items:
+                number = next(self._tasks)
+                tasks[self._pool.submit(_call, (number, method, (item,)))] = (number, item)
         return self._finished(method, tasks)
 
-    def _finished(self, method: str, tasks: dict[Future, Any]) -> Iterator[Any]:
+    def _finished(self, method: str, tasks: dict[Future, tuple[int, Any]]) -> Iterator[Any]:
         """The tasks' results, each as it is done. While helping, a task no worker has
-        started yet is run here instead, the last one first: the workers take the first."""
+        started yet is run here instead, the last one first: the workers take the first.
+        Its future ends too (the worker that meets it skips it), unread."""
         pending = list(tasks)
         with _worker_stopped_told():
             while pending:
                 done = [future for future in pending if future.done()]
                 if not done and self._helping:
-                    taken = next((future for future in reversed(pending) if future.cancel()), None)
+                    taken = next(
+                        (future for future in reversed(pending) if self._took(tasks[future][0])),
+                        None,
+                    )
                     if taken is not None:
                         pending.remove(taken)
-                        yield self._here(method, tasks[taken])
+                        yield self._here(method, tasks[taken][1])
                         continue
                 if not done:
                     done = [next(as_completed(pending))]
                 for future in done:
                     pending.remove(future)
                     yield future.result()
+
+    def _took(self, number: int) -> bool:
+        claims = self._claims
+        return claims is not None and claims.shareable(number) and claims.claim(number)
 
     def _here(self, method: str, item: Any) -> Any:
         with collecting():  # as in a worker: pages and parsers drop cyclic garbage
@@ -427,10 +469,12 @@ def worker_pool(
             yield WorkerPool(worker)
         return
     context = multiprocessing.get_context("fork")
+    claims = _Claims(context) if helped else None
     forked_jobs = jobs - 1 if helped else jobs
-    pool = ProcessPoolExecutor(forked_jobs, context, _adopt, (worker, niceness, os.getpid()))
+    adopted = (worker, niceness, os.getpid(), claims)
+    pool = ProcessPoolExecutor(forked_jobs, context, _adopt, adopted)
     try:
         with objects_frozen():
-            yield WorkerPool(worker, pool)
+            yield WorkerPool(worker, pool, claims)
     finally:
         pool.shutdown(cancel_futures=True)

@@ -21,7 +21,7 @@ from .model.content import ContentPage, load_content_pages
 from .model.papers import load_author_overrides
 from .model.records import Paper
 from .model.site import site_program
-from .output.processes import build_lock, collector_off
+from .output.processes import build_lock, collector_off, cpu_seconds_used
 from .output.staging import check_output_dir, site_is_intact, staged_site
 from .progress import SILENT, Progress
 from .readers.plugins import site_registry
@@ -65,12 +65,14 @@ class _Timer:
         self.timings: dict[str, float] = {}
         self.cpu_timings: dict[str, float] = {}
         self._start = time.perf_counter()
-        self._cpu_start = time.process_time()
+        self._cpu_start = cpu_seconds_used()
 
-    def lap(self, phase: str, worker_cpu: float = 0.0) -> None:
-        now, cpu_now = time.perf_counter(), time.process_time()
+    def lap(self, phase: str) -> None:
+        """A phase ended: its wall seconds, and the CPU seconds of this process and of the
+        children it waited for in it (the corpus and page workers are waited for in "render")."""
+        now, cpu_now = time.perf_counter(), cpu_seconds_used()
         self.timings[phase] = now - self._start
-        self.cpu_timings[phase] = cpu_now - self._cpu_start + worker_cpu
+        self.cpu_timings[phase] = cpu_now - self._cpu_start
         self._start, self._cpu_start = now, cpu_now
 
 
@@ -166,7 +168,7 @@ def _built_anew(
     jobs = options.jobs or default_jobs()
     reads = found.reading.read(jobs)
     report_reading(reads, diagnostics)
-    timer.lap("read", found.reading.child_cpu_seconds)
+    timer.lap("read")
     papers = found.reading.merge(reads, diagnostics)
     timer.lap("normalize")
     diagnostics.raise_if_strict()
@@ -199,7 +201,7 @@ def _built_anew(
             )
         writer.finish(rendered.files)
         found.reading.save_digests(rendered.digests, this_build)
-        timer.lap("render", sum(rendered.cpu_seconds.values()))
+        timer.lap("render")
     told = diagnostics.problems[found.told :]
     result.report = report_of(reads, papers, result.authors, told, from_inputs - found.told)
     current = Manifest(found.model, rendered.files, result.report, this_build)

@@ -118,7 +118,6 @@ class CachedReading:
         self.inputs_key = hex_digest(fingerprint, located, self.keys, overrides_bytes)
         self.fresh: set[int] = set()  # sources read anew, not taken from the cache
         self._made: dict[int, CachedSource | ConfsiteError] = {}  # those sources, read
-        self.child_cpu_seconds = 0.0  # what the children reading (or checking) them took
         self._saving = ForkedWork(None)
         # After merging: the ids of papers merged from the very entries the last build
         # merged them from, and of papers no override changed (see `known_digests`).
@@ -157,7 +156,6 @@ class CachedReading:
             made = self._read_fresh(indices)
         finally:
             child.close()
-        self.child_cpu_seconds += child.cpu_seconds
         return made
 
     def read_one(self, index: int) -> SourceReading:
@@ -206,7 +204,6 @@ class CachedReading:
             signs = _signs(read, checking)
         finally:
             checking.close()
-            self.child_cpu_seconds += checking.cpu_seconds
         return CachedSource.of(read.checked(signs), entries)
 
     def _child_share(self, fresh: list[int]) -> list[int]:

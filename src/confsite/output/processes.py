@@ -214,7 +214,6 @@ class ForkedResults:
     def __init__(self, work: Callable[[], Iterable[Any]], here: bool = False) -> None:
         self._work, self._made_here = work, None
         self._process: multiprocessing.process.BaseProcess | None = None
-        self.cpu_seconds = 0.0  # the child's, once `close` has waited for it
         if here or not fork_is_safe():
             return
         context = multiprocessing.get_context("fork")
@@ -249,19 +248,20 @@ class ForkedResults:
         """Stops the child if it still runs, and waits for it."""
         if self._process is None:
             return
-        before = _children_cpu_seconds()  # before is_alive, which reaps a child that ended
         if self._process.is_alive():
             self._process.terminate()
         self._process.join()
-        self.cpu_seconds = _children_cpu_seconds() - before
         self._receiver.close()
         self._process = None
 
 
-def _children_cpu_seconds() -> float:
-    """CPU seconds of this process's children that have ended and been waited for."""
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return used.ru_utime + used.ru_stime
+def cpu_seconds_used() -> float:
+    """CPU seconds of this process and of its children that have ended and been waited for:
+    a worker's time is counted whoever did the work, once (`close` and a pool's end wait)."""
+    return sum(
+        used.ru_utime + used.ru_stime
+        for used in map(resource.getrusage, (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    )
 
 
 class _Raised:

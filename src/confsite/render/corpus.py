@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -39,7 +38,6 @@ NEAREST_CACHE_FILE = "related.pickle"
 Related = dict[str, tuple[str, ...]]
 PlainAbstracts = dict[str, str]  # by paper id
 SearchFiles = dict[str, "FileEntry"]  # the search index's staged files, by path
-CpuSeconds = dict[str, float]
 
 
 @dataclass(frozen=True)
@@ -64,17 +62,16 @@ def plain_abstracts(papers: Sequence[Paper], terms: CorpusTerms) -> PlainAbstrac
     }
 
 
-def corpus_results(inputs: CorpusInputs, threads: int) -> Iterator[tuple[Any, CpuSeconds]]:
+def corpus_results(inputs: CorpusInputs, threads: int) -> Iterator[Any]:
     """On a full build the plain abstracts with TeX (see `CorpusJob.plain_abstracts`; none on
     a rebuild, which renders few pages), then related papers of each paper, then the search
-    index's files staged, each with the CPU seconds it took. The caches are saved in between:
-    whoever waits for related papers need not wait for that."""
-    started = time.process_time()
+    index's files staged. The caches are saved in between: whoever waits for related papers
+    need not wait for that."""
     papers = inputs.site.papers
     cache = TermCache(inputs.cache_folder, inputs.fingerprint)
     terms = cache.paper_terms(papers)
     full_build = not inputs.writer.previous.files
-    yield (plain_abstracts(papers, terms) if full_build else {}), {}
+    yield plain_abstracts(papers, terms) if full_build else {}
     # TeX parsing leaves cycles of frames that hold their callers' frames, and with them
     # what counting held (145 MB at 100,000 papers): freed before related papers, the corpus
     # worker's peak. What existed before the work began is frozen (see `objects_frozen`, for
@@ -84,18 +81,16 @@ def corpus_results(inputs: CorpusInputs, threads: int) -> Iterator[tuple[Any, Cp
     nearest_path = folder / NEAREST_CACHE_FILE if folder is not None else None
     previous = load_pickle(nearest_path, inputs.fingerprint, Nearest)
     related, nearest = related_papers([paper.id for paper in papers], terms, threads, previous)
-    yield related, {"related": time.process_time() - started}
+    yield related
     cache.save()  # before the search files go: the build ends with the caches saved
     if nearest is not previous:
         save_pickle(nearest_path, inputs.fingerprint, nearest)
     # Freed before the search index, whose temporaries are this process's peak.
     del related, nearest, previous
-    started = time.process_time()
-    staged = {
+    yield {
         file.path: inputs.writer.made(file.path, file.key, file.make)[0]
         for file in search_files(inputs.site, terms, inputs.fingerprint)
     }
-    yield staged, {"search": time.process_time() - started}
 
 
 class CorpusJob:
@@ -103,8 +98,8 @@ class CorpusJob:
 
     def __init__(self, inputs: CorpusInputs, jobs: int) -> None:
         self._plain: PlainAbstracts | None = None
-        self._related: tuple[Related, CpuSeconds] | None = None
-        self._search: tuple[SearchFiles, CpuSeconds] | None = None
+        self._related: Related | None = None
+        self._search: SearchFiles | None = None
         self._here = not forks(jobs)
         # threads: forked, the top-n product also takes the cores page workers leave idle.
         threads = 1 if self._here else jobs
@@ -115,31 +110,24 @@ class CorpusJob:
         terms are counted from them, and every paper page and the downloads show them, so
         they are made once, here, instead of in each process. Waits for the terms."""
         if self._plain is None:
-            made = self._results.next()[0]
+            made = self._results.next()
             # Made in this process, they are in plain_text's own memory: none to hand on.
             self._plain = {} if self._here else made
         return self._plain
 
-    def related(self) -> tuple[Related, CpuSeconds]:
-        """Each paper's related papers, and the CPU seconds a worker took; waits for them."""
+    def related(self) -> Related:
+        """Each paper's related papers; waits for them."""
         if self._related is None:
             self.plain_abstracts()  # comes first
-            self._related = self._worker_cpu(self._results.next())
+            self._related = self._results.next()
         return self._related
 
-    def search_files(self) -> tuple[SearchFiles, CpuSeconds]:
-        """The search index's staged files by path, and the CPU seconds a worker took; waits
-        for them."""
+    def search_files(self) -> SearchFiles:
+        """The search index's staged files by path; waits for them."""
         self.related()  # comes first
         if self._search is None:
-            self._search = self._worker_cpu(self._results.next())
+            self._search = self._results.next()
         return self._search
-
-    def _worker_cpu(self, result: tuple[Any, CpuSeconds]) -> tuple[Any, CpuSeconds]:
-        """The result with the CPU seconds a worker took; none when made here, where this
-        process's own time counts them."""
-        made, cpu_seconds = result
-        return made, {} if self._here else cpu_seconds
 
     def close(self) -> None:
         self._results.close()

@@ -4,8 +4,6 @@ downloads, the search index from the terms the corpus worker counted, and the as
 from __future__ import annotations
 
 import itertools
-import os
-import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,8 +38,8 @@ PAGE_WORKER_NICENESS = 10
 PAGES_PER_CHUNK = 100  # small enough to keep both workers busy to the end
 MAX_CHUNKS = 400
 
-# (path, entry, rendered) of each file, and the CPU seconds a worker took to stage them
-Staged = tuple[list[tuple[str, FileEntry, bool]], float]
+# (path, entry, rendered) of each file
+Staged = list[tuple[str, FileEntry, bool]]
 
 
 @dataclass
@@ -52,7 +50,6 @@ class RenderResult:
     pages: int = 0
     pages_rendered: int = 0
     workers: int = 1  # processes that rendered
-    cpu_seconds: dict[str, float] = field(default_factory=dict)
     digests: PaperDigests = field(default_factory=PaperDigests)  # see Views.digests_made
 
     def add(self, path: str, entry: FileEntry) -> None:
@@ -60,13 +57,12 @@ class RenderResult:
             raise RuntimeError(f"internal error: {path!r} would be written twice")
         self.files[path] = entry
 
-    def collect(self, batches: Iterable[Staged], phase: str, progress: Progress = SILENT) -> None:
-        """Add what workers staged, counting its CPU seconds under `phase`."""
-        for staged, cpu in batches:
+    def collect(self, batches: Iterable[Staged], progress: Progress = SILENT) -> None:
+        """Add what workers staged."""
+        for staged in batches:
             for path, entry, rendered in staged:
                 self.add(path, entry)
                 self.pages_rendered += rendered
-            self.cpu_seconds[phase] = self.cpu_seconds.get(phase, 0.0) + cpu
             progress.advance(len(staged))
 
 
@@ -82,12 +78,6 @@ class RenderJob:
     writer: StagingWriter
     salt: bytes
     downloads_cache: Path | None  # where the downloads' pieces are kept between builds
-    builder: int = field(default_factory=os.getpid)  # the build's own process
-
-    def _worker_cpu(self, started: float) -> float:
-        """CPU seconds since `started` in a worker; none in the build's own process, which
-        renders too (see `render_site`) and counts its own time."""
-        return time.process_time() - started if os.getpid() != self.builder else 0.0
 
     def stage(self, maker: Callable[[], Page] | KeyedPage) -> tuple[str, FileEntry, bool]:
         """The current site's file for the page when it was made from the same key, else
@@ -111,30 +101,24 @@ class RenderJob:
     def stage_pages(self, numbers: range) -> Staged:
         """Pages of the makers, by number: runs, not every n-th page, so that pages which
         share cards mostly render in one process."""
-        started = time.process_time()
-        staged = [self.stage(self.makers[number]) for number in numbers]
-        return staged, self._worker_cpu(started)
+        return [self.stage(self.makers[number]) for number in numbers]
 
     def stage_papers(self, task: tuple[range, Related, PlainAbstracts]) -> Staged:
         """Paper pages, by number in `papers`, with those papers' related papers and plain
         abstracts."""
-        started = time.process_time()
         numbers, related, plain = task
         self.views.related.update(related)
         self._take(plain)
-        staged = [self.stage(self.views.paper_page(self.papers[n])) for n in numbers]
-        return staged, self._worker_cpu(started)
+        return [self.stage(self.views.paper_page(self.papers[n])) for n in numbers]
 
     def make_downloads(self, plain: PlainAbstracts) -> tuple[Staged, list[bytes]]:
         """The downloads (papers.json, ...), made in a worker as pages are; and every
         paper's record digest, in site order, which they are spliced by."""
-        started = time.process_time()
         self._take(plain)
         site, views = self.views.site, self.views
         digests = [views.record_digest(paper) for paper in site.papers]
         files = stage_downloads(site, self.writer, self.downloads_cache, self.salt, digests)
-        staged = [(name, entry, False) for name, entry in files.items()]
-        return (staged, self._worker_cpu(started)), digests
+        return [(name, entry, False) for name, entry in files.items()], digests
 
     def make_listing_search_files(self, _: None) -> Staged:
         """The search index's result cards and filters (see `listing_files`), made in a
@@ -142,7 +126,6 @@ class RenderJob:
         taken from the current site, when the last build made it of the same papers under
         the same structure (which holds the labels of the collections and sessions it names):
         remaking them all was 3 s of a one-abstract rebuild at 100,000 papers."""
-        started = time.process_time()
         views, writer, structure = self.views, self.writer, self.views.structure.hex()
         staged: list[tuple[str, FileEntry, bool]] = []
         keys: dict[str, str] = {}  # a result cards file's: its papers' ids under the structure
@@ -160,7 +143,7 @@ class RenderJob:
             (path, writer.put(path, data, keys.get(path, "")), False)
             for path, data in files.items()
         ]
-        return staged, self._worker_cpu(started)
+        return staged
 
     def paper_task(
         self, numbers: range, related: Related, plain: PlainAbstracts
@@ -217,15 +200,14 @@ def render_site(
     pool_made = worker_pool(job, jobs, PAGE_WORKER_NICENESS, helped=True)
     with template_errors_located(theme_dir), pool_made as pool:
         result.workers = 1 if pool.in_process else jobs
-        staged = _stage_pages(pool, corpus, result)
-        search, cpu_seconds = corpus.search_files()  # while the workers render
-        result.cpu_seconds.update(cpu_seconds)
+        pages, downloads_and_listing = _stage_pages(pool, corpus)
+        search = corpus.search_files()  # while the workers render
         # The corpus worker is done: this process renders too, in the core it frees.
         pool.help()
-        for phase, batches in staged.items():
-            result.collect(batches, phase, progress if phase == "render" else SILENT)
+        result.collect(pages, progress)
+        result.collect(downloads_and_listing)
     progress.finish()
-    result.digests = views.digests_made(corpus.related()[0])
+    result.digests = views.digests_made(corpus.related())
     for path, data in other_files(site, theme_dir, sorted(result.files)):
         result.add(path, writer.put(path, data))
     for path, entry in search.items():
@@ -245,11 +227,9 @@ def _made_ahead(views: Views, environment: Environment, theme_dir: Path | None) 
             render_cards_ahead(environment, cards)
 
 
-def _stage_pages(
-    pool: WorkerPool, corpus: CorpusJob, result: RenderResult
-) -> dict[str, Iterable[Staged]]:
-    """Every page, the downloads and the search files made without the terms staged in the
-    workers, by phase: pages without related papers and those search files at once, the
+def _stage_pages(pool: WorkerPool, corpus: CorpusJob) -> tuple[Iterable[Staged], Iterable[Staged]]:
+    """Every page, then the downloads and the search files made without the terms, staged in
+    the workers: pages without related papers and those search files at once, the
     downloads once the corpus worker has counted the terms (and so made the plain abstracts
     they show), paper pages once related papers are known. Queued after the other pages, the
     downloads keep a worker busy while the corpus worker finishes related papers, where the
@@ -259,15 +239,10 @@ def _stage_pages(
     listing = pool.map_unordered("make_listing_search_files", [None])
     plain = corpus.plain_abstracts()
     downloads = pool.map_unordered("make_downloads", [plain])
-    related, cpu_seconds = corpus.related()
-    result.cpu_seconds.update(cpu_seconds)
+    related = corpus.related()
     tasks = [job.paper_task(range(*run), related, plain) for run in runs(len(job.papers))]
     pages = itertools.chain(other_pages, pool.map_unordered("stage_papers", tasks))
-    return {
-        "render": pages,
-        "downloads": _record_digests_kept(downloads, job.views),
-        "search listing": listing,
-    }
+    return pages, itertools.chain(_record_digests_kept(downloads, job.views), listing)
 
 
 def _record_digests_kept(

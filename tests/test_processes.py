@@ -155,6 +155,26 @@ print("collector here", {on for _, pid, on in helped if pid == main}, after)
 """
 
 
+HELPED_ACROSS_LISTINGS = """
+import os, time
+from confsite.output.processes import collector_off, worker_pool
+
+class Worker:
+    def task(self, seconds):
+        time.sleep(seconds)
+        return os.getpid()
+
+main = os.getpid()
+with collector_off(), worker_pool(Worker(), 2, helped=True) as pool:
+    first = pool.map_unordered("task", [1.0])
+    second = pool.map_unordered("task", [0.1] * 5)
+    time.sleep(0.3)  # the worker has started the first listing's one task
+    pool.help()
+    print("first", [pid == main for pid in first])
+    print("second", [pid == main for pid in second])
+"""
+
+
 KILLED_WHILE_HELPING = """
 import os, signal, sys, time
 from confsite.output.processes import ChildStopped, collector_off, worker_pool
@@ -292,6 +312,17 @@ def test_a_helped_pool_forks_one_worker_fewer_and_this_process_takes_tasks_once_
     ]
 
 
+def test_a_helping_process_waiting_for_one_listing_takes_tasks_of_another() -> None:
+    """The main process reads the pages without related papers, then the paper pages: while
+    the worker runs the last task of the first listing, it runs the second's instead of
+    waiting (every task of it here, the worker busy throughout), and hands those results to
+    the second listing."""
+    assert run_script(HELPED_ACROSS_LISTINGS) == [
+        "first [False]",
+        "second [True, True, True, True, True]",
+    ]
+
+
 @pytest.mark.parametrize("jobs", ["2", "3"])
 def test_a_worker_killed_while_this_process_helps_stops_the_pool_and_is_told(jobs: str) -> None:
     """The main process takes tasks by claiming them, not by cancelling their futures: Python
@@ -354,9 +385,7 @@ def test_a_build_reads_with_the_collector_on_and_models_with_it_off(
     monkeypatch.setattr(inputs, "read_records", reading)
     monkeypatch.setattr(pipeline, "site_program", modelling)
     project = copy_seeds_project(tmp_path)
-    options = pipeline.BuildOptions(
-        config_path=project / "site.yaml", out=tmp_path / "out", jobs=1
-    )
+    options = pipeline.BuildOptions(config_path=project / "site.yaml", out=tmp_path / "out", jobs=1)
     pipeline.build(options, Diagnostics())
     assert seen["read"] and all(seen["read"])
     assert seen["model"] == [False]

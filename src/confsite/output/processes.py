@@ -8,7 +8,6 @@ import ctypes
 import fcntl
 import functools
 import gc
-import itertools
 import multiprocessing
 import os
 import queue
@@ -16,7 +15,7 @@ import resource
 import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
@@ -348,9 +347,9 @@ def _adopt(worker: Any, niceness: int, parent: int, claims: Any = None) -> None:
         os.nice(niceness)
 
 
-def _call(task: tuple[int, str, tuple]) -> Any:
+def _call(task: tuple[int | None, str, tuple]) -> Any:
     number, method, args = task
-    if _claims is not None and not _claims.claim(number):
+    if number is not None and not _claims.claim(number):
         return None  # taken by the process that forked this one, which has its result
     return getattr(_adopted, method)(*args)
 
@@ -361,36 +360,40 @@ class _Claims:
     claiming it first. Not by cancelling its future: Python 3.11's pool, meeting a cancelled
     future when a worker dies, breaks its own thread and leaves the other workers running."""
 
-    SIZE = 65_536  # tasks a pool can share; those after run in the workers alone
+    SIZE = 65_536  # tasks a pool can share (a build gives a pool about 800)
 
     def __init__(self, context: Any) -> None:
         self._lock = context.Lock()
         self._taken = context.RawArray(ctypes.c_bool, self.SIZE)
+        self._numbers = iter(range(self.SIZE))
+
+    def number(self) -> int | None:
+        """The next task's number; None once there are SIZE: the workers alone run it."""
+        return next(self._numbers, None)
 
     def claim(self, number: int) -> bool:
-        """Whether the task was not taken yet, and is now; a task past SIZE is always free."""
-        if number >= self.SIZE:
-            return True
+        """Whether the task was not taken yet, and is now."""
         with self._lock:
             if self._taken[number]:
                 return False
             self._taken[number] = True
             return True
 
-    def shareable(self, number: int) -> bool:
-        return number < self.SIZE
-
 
 class WorkerPool:
     """Processes forked from this one that run methods of one `worker` object, which they
     inherit instead of receiving it pickled (it holds the whole site model); or, for one job
     or where forking is not safe, this process alone. A pool this process `help`s runs, once
-    told, the tasks no worker has started yet here, while it waits for the others."""
+    told, tasks no worker has started yet, the last given first, while it waits for results."""
 
     def __init__(self, worker: Any, pool: Any = None, claims: _Claims | None = None) -> None:
         self.worker, self._pool, self._claims = worker, pool, claims
         self._helping = False
-        self._tasks = itertools.count()
+        # Numbered tasks no worker may have started, in the order given: (method, item, and
+        # where the results of the listing it belongs to are told).
+        self._unstarted: dict[int, tuple[str, Any, queue.SimpleQueue]] = {}
+        self._ran_here: set[int] = set()  # tasks this process claimed
+        self._made_here: dict[int, Any] = {}  # their results, until their listing reads them
 
     @property
     def in_process(self) -> bool:
@@ -405,43 +408,55 @@ class WorkerPool:
         """`worker.method(item)` for each item, in the order they finish (all started now)."""
         if self._pool is None:
             return map(getattr(self.worker, method), items)
-        tasks: dict[Future, tuple[int, Any]] = {}
+        told: queue.SimpleQueue[tuple[int | None, Future | None]] = queue.SimpleQueue()
+        items = list(items)
         with _worker_stopped_told():
             for item in items:
-                number = next(self._tasks)
-                tasks[self._pool.submit(_call, (number, method, (item,)))] = (number, item)
-        return self._finished(method, tasks)
+                number = self._claims.number() if self._claims is not None else None
+                if number is not None:
+                    self._unstarted[number] = (method, item, told)
+                future = self._pool.submit(_call, (number, method, (item,)))
+                future.add_done_callback(functools.partial(_tell, told, number))
+        return self._finished(told, len(items))
 
-    def _finished(self, method: str, tasks: dict[Future, tuple[int, Any]]) -> Iterator[Any]:
-        """The tasks' results, each as it is done. While helping, a task no worker has
-        started yet is run here instead, the last one first: the workers take the first.
-        Its future ends too (the worker that meets it skips it), unread."""
-        pending = list(tasks)
+    def _finished(self, told: queue.SimpleQueue, count: int) -> Iterator[Any]:
+        """The results of a listing of `count` tasks, each as it is told done: by its future,
+        or by this process, which while helping runs a task no worker has started instead of
+        waiting. A future of a task run here ends too (the worker that meets it skips it),
+        and is not read."""
         with _worker_stopped_told():
-            while pending:
-                done = [future for future in pending if future.done()]
-                if not done and self._helping:
-                    taken = next(
-                        (future for future in reversed(pending) if self._took(tasks[future][0])),
-                        None,
-                    )
-                    if taken is not None:
-                        pending.remove(taken)
-                        yield self._here(method, tasks[taken][1])
+            while count:
+                try:
+                    number, future = told.get_nowait()
+                except queue.Empty:
+                    if self._helping and self._took_one():
                         continue
-                if not done:
-                    done = [next(as_completed(pending))]
-                for future in done:
-                    pending.remove(future)
+                    number, future = told.get()
+                if future is None:
+                    count -= 1
+                    yield self._made_here.pop(number)
+                elif number not in self._ran_here:
+                    count -= 1
                     yield future.result()
 
-    def _took(self, number: int) -> bool:
-        claims = self._claims
-        return claims is not None and claims.shareable(number) and claims.claim(number)
+    def _took_one(self) -> bool:
+        """Whether this process ran a task of any listing, the last given that no worker has
+        started: the workers take them from the first."""
+        while self._unstarted:
+            number, (method, item, told) = self._unstarted.popitem()
+            if self._claims is not None and self._claims.claim(number):
+                self._ran_here.add(number)
+                with collecting():  # as in a worker: pages and parsers drop cyclic garbage
+                    self._made_here[number] = getattr(self.worker, method)(item)
+                told.put((number, None))
+                return True
+            # A worker claimed it: the tasks given before are all in workers' hands.
+            self._unstarted.clear()
+        return False
 
-    def _here(self, method: str, item: Any) -> Any:
-        with collecting():  # as in a worker: pages and parsers drop cyclic garbage
-            return getattr(self.worker, method)(item)
+
+def _tell(told: queue.SimpleQueue, number: int | None, future: Future) -> None:
+    told.put((number, future))
 
 
 @contextlib.contextmanager

@@ -239,17 +239,13 @@ def mkdocs_build(site: Path, folder: Path, timeout: float) -> dict | None:
     return run
 
 
-# The reference task's seconds, timed after each pause: a lent machine's speed drifts by a
-# quarter within minutes, so one timing before the builds would not stand for them.
-REFERENCES: list[float] = []
-
-
-def settle() -> None:
+def settle() -> float:
     """Between builds: the disk writes the last step left behind, a pause, then the
-    reference task timed."""
+    reference task timed, whose seconds it returns. A lent machine's speed drifts by a
+    quarter within minutes, so one timing before all the builds would not stand for them."""
     os.sync()
     time.sleep(SETTLE_SECONDS)
-    REFERENCES.append(reference_seconds(runs=3))
+    return reference_seconds(runs=3)
 
 
 def median_run(runs: list[dict]) -> dict:
@@ -291,19 +287,20 @@ def bench_size(
     out = folder / "_site"
     report: dict = {"shape": shape}
     runs: dict[str, list[dict]] = {"full": [], "noop": [], "one_abstract": []}
+    references = report["reference_seconds"] = []
     for _ in range(repeat):
         for leftover in (out, folder / ".confsite-cache"):
             trash.put(leftover)
-        settle()
+        references.append(settle())
         runs["full"].append(confsite_build(config, out))
         states = file_states(out)
-        settle()
+        references.append(settle())
         noop = confsite_build(config, out)
         noop["files_rewritten"] = _rewritten(states, file_states(out))
         runs["noop"].append(noop)
         states = file_states(out)
         report["edited_dump"] = change_one_abstract(folder, out)
-        settle()
+        references.append(settle())
         one = confsite_build(config, out)
         one["files_rewritten"] = _rewritten(states, file_states(out))
         runs["one_abstract"].append(one)
@@ -467,15 +464,16 @@ def main() -> None:
         print(table(reports[-1:]), file=sys.stderr, flush=True)
     trash.empty()
     args.json.parent.mkdir(parents=True, exist_ok=True)
+    references = [seconds for report in reports for seconds in report["reference_seconds"]]
     environment = {
         "cpus": os.cpu_count(),
         "python": sys.version.split()[0],
         "processor": processor(),
-        "reference_seconds": [round(seconds, 4) for seconds in REFERENCES],
+        "reference_seconds": [round(seconds, 4) for seconds in references],
     }
     args.json.write_text(json.dumps({"environment": environment, "runs": reports}, indent=2))
     print(table(reports))
-    print(f"\n{reference_line(REFERENCES)} ({environment['processor']})")
+    print(f"\n{reference_line(references)} ({environment['processor']})")
     print(f"JSON: {args.json}")
 
 

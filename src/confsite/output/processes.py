@@ -111,6 +111,14 @@ def objects_frozen() -> Iterator[None]:
             gc.unfreeze()
 
 
+def freed_memory_returned() -> None:
+    """The C library's free memory given back to the system: what a step freed in many small
+    blocks stays this process's otherwise, and counts in the build's peak beside the others'."""
+    malloc_trim = libc_function("malloc_trim")
+    if malloc_trim is not None:
+        malloc_trim(0)
+
+
 @contextlib.contextmanager
 def collecting() -> Iterator[None]:
     """The collector on, tuned, for work done here that drops cyclic garbage (a parser's
@@ -282,6 +290,7 @@ def _send_results(work: Callable[[], Iterable[Any]], sender: Any, parent: int) -
     try:
         for result in work():
             pickled.put(ForkingPickler.dumps(result))
+            del result  # the work may free it before its next result
     except Exception as error:
         try:
             raised = ForkingPickler.dumps(_Raised(error))

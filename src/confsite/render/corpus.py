@@ -23,7 +23,7 @@ from ..cache.stores import load_pickle, save_pickle
 from ..cache.terms import TermCache
 from ..model.records import Paper
 from ..model.site import Site
-from ..output.processes import ForkedResults, forks
+from ..output.processes import ForkedResults, forks, freed_memory_returned
 from ..text.plain import may_hold_tex
 from .related import Nearest, related_papers
 from .search_index import search_files
@@ -77,6 +77,7 @@ def corpus_results(inputs: CorpusInputs, threads: int) -> Iterator[Any]:
     # worker's peak. What existed before the work began is frozen (see `objects_frozen`, for
     # a forked worker and for this work done in the main process), so this scans none of it.
     gc.collect()
+    freed_memory_returned()
     folder = inputs.cache_folder
     nearest_path = folder / NEAREST_CACHE_FILE if folder is not None else None
     previous = load_pickle(nearest_path, inputs.fingerprint, Nearest)
@@ -87,6 +88,7 @@ def corpus_results(inputs: CorpusInputs, threads: int) -> Iterator[Any]:
         save_pickle(nearest_path, inputs.fingerprint, nearest)
     # Freed before the search index, whose temporaries are this process's peak.
     del related, nearest, previous
+    freed_memory_returned()
     yield {
         file.path: inputs.writer.made(file.path, file.key, file.make)[0]
         for file in search_files(inputs.site, terms, inputs.fingerprint)

@@ -214,12 +214,17 @@ def encode_index(fields: list[csr_matrix], vocabulary: Sequence[str]) -> Encoded
         counts += np.bincount(column, minlength=len(terms))
     weights = field_weights(fields, numbers, counts)
     pieces = []  # per field, each term's postings text
-    for field, column, weight in zip(fields, numbers, weights, strict=True):
+    for number, field in enumerate(fields):
         # Transposed, the postings are by term, then document: the order they are written in.
-        by_term = csr_matrix((weight, column, field.indptr), shape=(documents, len(terms)))
-        text = encode_postings(by_term.tocsc())
+        by_document = (weights[number], numbers[number], field.indptr)
+        by_term = csr_matrix(by_document, shape=(documents, len(terms))).tocsc()
+        # Let go before encoding, whose temporaries are the corpus worker's peak.
+        del by_document
+        weights[number] = numbers[number] = None
+        text = encode_postings(by_term)
         del by_term
         pieces.append(text.split(".") if terms else [])
+        del text
     starts = shard_starts(counts.tolist())
     held = np.add.reduceat(counts, starts).tolist() if starts else []
     ends = [*starts[1:], len(terms)]
@@ -304,12 +309,15 @@ def encode_postings(postings: csc_matrix) -> str:
     del width
     out = np.empty(int(written[-1]) + term_count - 1, dtype=np.uint8)
     out[written[2 * postings.indptr[1:-1]] + np.arange(term_count - 1)] = ord(".")
-    last = written[1:]  # in place
-    last += np.repeat(np.arange(term_count, dtype=places), 2 * held)
-    last -= 1
+    # Each number's term, by where its term's numbers end; a run at a time, as a whole
+    # array of them was the largest of this function's temporaries.
+    term_ends = 2 * postings.indptr[1:]
     for run in runs(len(numbers)):
-        _write_numbers(out, numbers[run], last[run])
-    return out.tobytes().decode("ascii")
+        places_of = np.arange(run.start, min(run.stop, len(numbers)))
+        term = np.searchsorted(term_ends, places_of, side="right").astype(places)
+        _write_numbers(out, numbers[run], written[1:][run] + term - 1)
+    del numbers, written
+    return str(out.data, "ascii")
 
 
 def _write_numbers(out: np.ndarray, numbers: np.ndarray, last: np.ndarray) -> None:

@@ -235,6 +235,20 @@ print(f"{counted_before_waiting:.2f} {after_waiting:.2f} {own:.2f}")
 """
 
 
+FREED_RETURNED = """
+import psutil
+from confsite.output.processes import freed_memory_returned
+
+me = psutil.Process()
+blocks = [bytes(4000) for _ in range(50_000)]  # 200 MB from the C library's heap
+kept = blocks[::10]  # every tenth kept: the heap cannot simply shrink from its top
+del blocks
+before = me.memory_info().rss
+freed_memory_returned()
+print((before - me.memory_info().rss) >> 20)
+"""
+
+
 def run_script(script: str, *args: str) -> list[str]:
     ran = subprocess.run(
         [sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=120
@@ -363,6 +377,13 @@ def test_cpu_seconds_used_count_a_child_once_it_is_waited_for() -> None:
     assert before_waiting < 0.2
     assert after_waiting >= 0.45
     assert own < 0.2  # the child's spin, not this process's
+
+
+def test_memory_freed_in_small_blocks_is_given_back() -> None:
+    """The corpus worker and a page worker give back what a step freed in many blocks (a
+    download's pieces): about 150 MB of 200 MB here, none without it."""
+    [returned] = run_script(FREED_RETURNED)
+    assert int(returned) >= 100
 
 
 def test_a_build_reads_with_the_collector_on_and_models_with_it_off(

@@ -284,3 +284,26 @@ def test_ranking_skips_only_candidates_that_cannot_rank(seed: int) -> None:
     candidates.sum_duplicates()
     ids = [f"paper-{n:03d}" for n in rng.permutation(papers)]
     assert ranked_by_id(ids, candidates) == _ranked_by_definition(ids, candidates)
+
+
+def test_row_wise_steps_taken_in_blocks_give_the_same_bits(
+    seeds_build, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The TF-IDF rows, the signatures and the ranking work a block of rows at a time at
+    scale (their temporaries over every paper's entries were the corpus worker's peak): in
+    blocks of 7 rows, the seeds' related papers, shortlist and scores are those made whole."""
+    papers = list(site_order(seeds_build.papers))
+    ids = [paper.id for paper in papers]
+    terms = corpus_terms(papers)
+    monkeypatch.setattr(confsite.render.related, "ARCHIVE_SCALE", 0)  # signatures and rescoring
+    made = {}
+    for block in (len(papers) + 1, 7):
+        monkeypatch.setattr(confsite.render.related, "ROW_BLOCK", block)
+        made[block] = related_papers(ids, terms)
+    whole, blocked = made[len(papers) + 1], made[7]
+    assert blocked[0] == whole[0]
+    for name in ("signatures", "candidates", "scores"):
+        one, other = getattr(whole[1], name), getattr(blocked[1], name)
+        assert (one.indptr == other.indptr).all() and (one.indices == other.indices).all()
+        assert one.data.tobytes() == other.data.tobytes()
+    assert sum(len(best) for best in blocked[1].best) > len(papers)  # not vacuous

@@ -24,7 +24,7 @@ run over sorted terms in every path, so the result is the one a build from scrat
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -53,7 +53,10 @@ ARCHIVE_SCALE = 12_000
 SIGNATURE_TERMS = 30
 SHORTLIST = 40  # candidates per paper the signatures give, ranked by the full vectors
 SHORTLIST_FLOOR = 0.0
-RESCORED_PAIRS = 50_000  # pairs scored at once: bounds the memory of the row products
+RESCORED_PAIRS = 10_000  # pairs scored at once: bounds the memory of the row products
+# Rows a row-wise step takes at once: its temporaries over all 100,000 papers' entries were
+# the corpus worker's peak.
+ROW_BLOCK = 10_000
 
 
 @dataclass(frozen=True)
@@ -79,19 +82,27 @@ def tfidf_matrix(terms: CorpusTerms) -> tuple[csr_matrix, np.ndarray]:
     import numpy as np
     from scipy.sparse import csr_matrix
 
-    counts = csr_matrix(terms.abstract + 2 * terms.title)
-    counts.sort_indices()
+    def counted(_: csr_matrix, rows: slice) -> csr_matrix:
+        counts = csr_matrix(terms.abstract[rows] + 2 * terms.title[rows])
+        counts.sort_indices()
+        return counts
+
+    counts = by_row_blocks(counted, terms.abstract)
     papers, columns = counts.shape[0], counts.indices
     document_counts = np.bincount(columns, minlength=counts.shape[1])
     idf = np.log((1 + papers) / (1 + document_counts)) + 1
     if papers >= MIN_PAPERS_FOR_SHARE:
         idf[document_counts > MAX_DOCUMENT_SHARE * papers] = 0
-    weights = (1 + np.log(counts.data.astype(np.float64))) * idf[columns]
-    matrix = csr_matrix((weights, columns, counts.indptr), shape=counts.shape)
-    matrix.eliminate_zeros()
-    norms = np.sqrt(np.asarray(matrix.multiply(matrix).sum(axis=1)).ravel())
-    norms[norms == 0] = 1
-    return csr_matrix(matrix.multiply(1 / norms[:, None])), idf
+
+    def weighted(counts: csr_matrix, _: slice) -> csr_matrix:
+        weights = (1 + np.log(counts.data.astype(np.float64))) * idf[counts.indices]
+        matrix = csr_matrix((weights, counts.indices, counts.indptr), shape=counts.shape)
+        matrix.eliminate_zeros()
+        norms = np.sqrt(np.asarray(matrix.multiply(matrix).sum(axis=1)).ravel())
+        norms[norms == 0] = 1
+        return csr_matrix(matrix.multiply(1 / norms[:, None]))
+
+    return by_row_blocks(weighted, counts), idf
 
 
 def related_papers(
@@ -223,9 +234,26 @@ def with_rows(matrix: csr_matrix, rows: np.ndarray, replacements: csr_matrix) ->
     return csr_matrix((values, columns, indptr), shape=matrix.shape)
 
 
+def by_row_blocks(
+    step: Callable[[csr_matrix, slice], csr_matrix], matrix: csr_matrix
+) -> csr_matrix:
+    """`step`, which works on each row alone, over ROW_BLOCK rows at a time (with the block's
+    rows as a slice), the blocks' results stacked."""
+    from scipy.sparse import vstack
+
+    blocks = [slice(start, start + ROW_BLOCK) for start in range(0, matrix.shape[0], ROW_BLOCK)]
+    if len(blocks) <= 1:
+        return step(matrix, slice(0, matrix.shape[0]))
+    return vstack([step(matrix[block], block) for block in blocks], format="csr")
+
+
 def signatures(matrix: csr_matrix) -> csr_matrix:
     """Each row cut to its SIGNATURE_TERMS highest weights (ties: the earlier term), then
     L2-normalized again."""
+    return by_row_blocks(lambda block, _: _block_signatures(block), matrix)
+
+
+def _block_signatures(matrix: csr_matrix) -> csr_matrix:
     import numpy as np
     from scipy.sparse import csr_matrix
 
@@ -403,7 +431,9 @@ def ranked(
 ) -> list[list[tuple[float, int]]]:
     """Per paper of `rows`, its related papers as (similarity, row), best first. Similarities
     are rounded, so that ties break by id whichever order the product found them in."""
-    contenders = _contenders(candidates[rows], rows)
+    contenders = by_row_blocks(
+        lambda block, where: _contenders(block, rows[where]), candidates[rows]
+    )
     result = []
     for local, row in enumerate(rows.tolist()):
         start, end = contenders.indptr[local], contenders.indptr[local + 1]

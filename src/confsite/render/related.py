@@ -82,8 +82,8 @@ def tfidf_matrix(terms: CorpusTerms) -> tuple[csr_matrix, np.ndarray]:
     import numpy as np
     from scipy.sparse import csr_matrix
 
-    def counted(_: csr_matrix, rows: slice) -> csr_matrix:
-        counts = csr_matrix(terms.abstract[rows] + 2 * terms.title[rows])
+    def counted(abstracts: csr_matrix, rows: slice) -> csr_matrix:
+        counts = csr_matrix(abstracts + 2 * terms.title[rows])
         counts.sort_indices()
         return counts
 

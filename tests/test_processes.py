@@ -156,11 +156,16 @@ print("collector here", {on for _, pid, on in helped if pid == main}, after)
 
 
 HELPED_ACROSS_LISTINGS = """
-import os, time
+import os, sys, time
+from pathlib import Path
 from confsite.output.processes import collector_off, worker_pool
+
+started = Path(sys.argv[1])
 
 class Worker:
     def task(self, seconds):
+        if seconds == 1.0:
+            started.touch()
         time.sleep(seconds)
         return os.getpid()
 
@@ -168,7 +173,8 @@ main = os.getpid()
 with collector_off(), worker_pool(Worker(), 2, helped=True) as pool:
     first = pool.map_unordered("task", [1.0])
     second = pool.map_unordered("task", [0.1] * 5)
-    time.sleep(0.3)  # the worker has started the first listing's one task
+    while not started.exists():  # the worker has started the first listing's one task
+        time.sleep(0.01)
     pool.help()
     print("first", [pid == main for pid in first])
     print("second", [pid == main for pid in second])
@@ -326,12 +332,12 @@ def test_a_helped_pool_forks_one_worker_fewer_and_this_process_takes_tasks_once_
     ]
 
 
-def test_a_helping_process_waiting_for_one_listing_takes_tasks_of_another() -> None:
+def test_a_helping_process_waiting_for_one_listing_takes_tasks_of_another(tmp_path: Path) -> None:
     """The main process reads the pages without related papers, then the paper pages: while
     the worker runs the last task of the first listing, it runs the second's instead of
     waiting (every task of it here, the worker busy throughout), and hands those results to
     the second listing."""
-    assert run_script(HELPED_ACROSS_LISTINGS) == [
+    assert run_script(HELPED_ACROSS_LISTINGS, str(tmp_path / "started")) == [
         "first [False]",
         "second [True, True, True, True, True]",
     ]

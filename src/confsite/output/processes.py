@@ -402,7 +402,6 @@ class WorkerPool:
         # where the results of the listing it belongs to are told).
         self._unstarted: dict[int, tuple[str, Any, queue.SimpleQueue]] = {}
         self._ran_here: set[int] = set()  # tasks this process claimed
-        self._made_here: dict[int, Any] = {}  # their results, until their listing reads them
 
     @property
     def in_process(self) -> bool:
@@ -417,7 +416,8 @@ class WorkerPool:
         """`worker.method(item)` for each item, in the order they finish (all started now)."""
         if self._pool is None:
             return map(getattr(self.worker, method), items)
-        told: queue.SimpleQueue[tuple[int | None, Future | None]] = queue.SimpleQueue()
+        # (number, its future) when a future ends; (number, None, result) for a task run here
+        told: queue.SimpleQueue[tuple] = queue.SimpleQueue()
         items = list(items)
         with _worker_stopped_told():
             for item in items:
@@ -436,14 +436,14 @@ class WorkerPool:
         with _worker_stopped_told():
             while count:
                 try:
-                    number, future = told.get_nowait()
+                    number, future, *made = told.get_nowait()
                 except queue.Empty:
                     if self._helping and self._took_one():
                         continue
-                    number, future = told.get()
+                    number, future, *made = told.get()
                 if future is None:
                     count -= 1
-                    yield self._made_here.pop(number)
+                    yield made[0]
                 elif number not in self._ran_here:
                     count -= 1
                     yield future.result()
@@ -456,8 +456,7 @@ class WorkerPool:
             if self._claims is not None and self._claims.claim(number):
                 self._ran_here.add(number)
                 with collecting():  # as in a worker: pages and parsers drop cyclic garbage
-                    self._made_here[number] = getattr(self.worker, method)(item)
-                told.put((number, None))
+                    told.put((number, None, getattr(self.worker, method)(item)))
                 return True
             # A worker claimed it: the tasks given before are all in workers' hands.
             self._unstarted.clear()

@@ -152,3 +152,28 @@ def test_plain_text_takes_what_another_process_made(monkeypatch: pytest.MonkeyPa
     take_plain_texts({text: "as the corpus worker made it"})
     assert plain_text(text) == "as the corpus worker made it"
     assert plain_text(text.replace("no test", "nothing")) != "as the corpus worker made it"
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        [[(0, 1), (5, 2)], [(3, 1)]],  # columns 1, 2, 4 and the last unused
+        [[], []],  # no entry at all
+        [[(2, 0)], [(0, 1)]],  # an explicit zero still holds its column, as np.unique says
+    ],
+)
+def test_columns_held_are_the_sorted_distinct_columns_of_every_entry(rows: list) -> None:
+    import numpy as np
+
+    from confsite.render.terms import columns_held
+
+    def matrix(pairs: list[tuple[int, int]]) -> csr_matrix:
+        columns = [column for column, _ in pairs]
+        counts = [count for _, count in pairs]
+        return csr_matrix((counts, columns, [0, len(pairs)]), shape=(1, 6))
+
+    matrices = [matrix(pairs) for pairs in rows]
+    expected = np.unique(np.concatenate([m.indices for m in matrices]))
+    held = columns_held(matrices, 6)
+    assert held.tolist() == expected.tolist()
+    assert held.tolist() == sorted({column for pairs in rows for column, _ in pairs})

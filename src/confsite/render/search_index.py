@@ -41,6 +41,7 @@ from .labels import badges
 from .terms import (
     CorpusTerms,
     Vocabulary,
+    columns_held,
     count_matrices,
     field_terms,
     index_text,
@@ -203,7 +204,7 @@ def encode_index(fields: list[csr_matrix], vocabulary: Sequence[str]) -> Encoded
     import numpy as np  # here: a rebuild with nothing to do never needs it
     from scipy.sparse import csr_matrix
 
-    used = np.unique(np.concatenate([field.indices for field in fields]))
+    used = columns_held(fields, len(vocabulary))
     terms, renumber = renumbering(vocabulary, used, js_order)
     documents = fields[0].shape[0]
     for field in fields:

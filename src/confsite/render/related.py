@@ -98,9 +98,7 @@ def tfidf_matrix(terms: CorpusTerms) -> tuple[csr_matrix, np.ndarray]:
         weights = (1 + np.log(counts.data.astype(np.float64))) * idf[counts.indices]
         matrix = csr_matrix((weights, counts.indices, counts.indptr), shape=counts.shape)
         matrix.eliminate_zeros()
-        norms = np.sqrt(np.asarray(matrix.multiply(matrix).sum(axis=1)).ravel())
-        norms[norms == 0] = 1
-        return csr_matrix(matrix.multiply(1 / norms[:, None]))
+        return l2_normalized(matrix)
 
     return by_row_blocks(weighted, counts), idf
 
@@ -264,9 +262,21 @@ def _block_signatures(matrix: csr_matrix) -> csr_matrix:
     kept = np.sort(order[rank < SIGNATURE_TERMS])  # back in row, then term, order
     indptr = np.concatenate([[0], np.cumsum(np.minimum(lengths, SIGNATURE_TERMS))])
     cut = csr_matrix((matrix.data[kept], matrix.indices[kept], indptr), shape=matrix.shape)
-    norms = np.sqrt(np.asarray(cut.multiply(cut).sum(axis=1)).ravel())
+    return l2_normalized(cut)
+
+
+def l2_normalized(matrix: csr_matrix) -> csr_matrix:
+    """Each row divided by its length (an empty row kept), on the arrays themselves: scipy's
+    elementwise products made the same numbers by way of other formats and back."""
+    import numpy as np
+    from scipy.sparse import csr_matrix
+
+    data, shape = matrix.data, matrix.shape
+    squares = csr_matrix((data * data, matrix.indices, matrix.indptr), shape=shape)
+    norms = np.sqrt(np.asarray(squares.sum(axis=1)).ravel())
     norms[norms == 0] = 1
-    return csr_matrix(cut.multiply(1 / norms[:, None]))
+    scale = np.repeat(1 / norms, np.diff(matrix.indptr))
+    return csr_matrix((data * scale, matrix.indices, matrix.indptr), shape=shape)
 
 
 def rescored(

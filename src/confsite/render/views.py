@@ -291,6 +291,7 @@ class Views:
         # up to 20,000 papers.
         self._card_makings: dict[str, CardMaking] = {}
         self._full_cards: OrderedDict[str, Card] = OrderedDict()
+        self._rooms: dict[str, str | None] = {}  # see `room`
         self._record_digests: dict[str, bytes] = {}
         self._listed_digests: dict[str, bytes] = {}
         self._abstracts_ahead = MarkupAhead()  # see `prepare_papers`
@@ -542,7 +543,7 @@ class Views:
         with abstracts)."""
         page = listing_page(collection.url, number, collection.unsessioned, CARDS_PER_PAGE)
         sessions = [
-            {"label": g.label, "url": g.url, "count": len(g.papers), "room": g.room}
+            {"label": g.label, "url": g.url, "count": len(g.papers), "room": self.room(g)}
             for g in collection.sessions
         ]
         context = self.base(
@@ -577,13 +578,20 @@ class Views:
             collection={"label": collection.label, "url": collection.url},
             conference=group.session.conference,
             year=group.session.year,
-            room=group.room,
+            room=self.room(group),
             papers=[self.card(p) for p in page.items],
             paper_count=len(group.papers),
             first=page.start + 1,
             pager=page.pager,
         )
         return Page(page.path, "session.html", context)
+
+    def room(self, group: SessionGroup) -> str | None:
+        """A session's room, found once per process: each of its pages and its collection's
+        page show it, and finding it asks each of its papers."""
+        if group.slug not in self._rooms:
+            self._rooms[group.slug] = group.room
+        return self._rooms[group.slug]
 
     def neighbours(self, paper: Paper) -> list[dict[str, Any]]:
         result = []

@@ -255,9 +255,12 @@ def _block_signatures(matrix: csr_matrix) -> csr_matrix:
     import numpy as np
     from scipy.sparse import csr_matrix
 
+    matrix.sort_indices()  # a row's ties then keep the earlier term first: both sorts are stable
     lengths = np.diff(matrix.indptr)
     rows = np.repeat(np.arange(matrix.shape[0]), lengths)
-    order = np.lexsort((matrix.indices, -matrix.data, rows))
+    # By row, then weight: lexsort's third key, the term, was a whole pass more.
+    by_weight = np.argsort(-matrix.data, kind="stable")
+    order = by_weight[np.argsort(rows[by_weight], kind="stable")]
     rank = np.arange(len(order)) - matrix.indptr[rows[order]]
     kept = np.sort(order[rank < SIGNATURE_TERMS])  # back in row, then term, order
     indptr = np.concatenate([[0], np.cumsum(np.minimum(lengths, SIGNATURE_TERMS))])

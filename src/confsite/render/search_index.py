@@ -28,7 +28,7 @@ import functools
 import json
 import math
 import operator
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -214,7 +214,9 @@ def encode_index(fields: list[csr_matrix], vocabulary: Sequence[str]) -> Encoded
     for column in numbers:
         counts += np.bincount(column, minlength=len(terms))
     weights = field_weights(fields, numbers, counts)
-    pieces = []  # per field, each term's postings text
+    starts = shard_starts(counts.tolist())
+    ends = [*starts[1:], len(terms)]
+    postings: list[list[str]] = [[] for _ in starts]  # per shard, each field's postings
     for number, field in enumerate(fields):
         # Transposed, the postings are by term, then document: the order they are written in.
         by_document = (weights[number], numbers[number], field.indptr)
@@ -222,19 +224,13 @@ def encode_index(fields: list[csr_matrix], vocabulary: Sequence[str]) -> Encoded
         # Let go before encoding, whose temporaries are the corpus worker's peak.
         del by_document
         weights[number] = numbers[number] = None
-        text = encode_postings(by_term)
+        for shard, text in enumerate(shard_postings(by_term, starts, ends)):
+            postings[shard].append(text)
         del by_term
-        pieces.append(text.split(".") if terms else [])
-        del text
-    starts = shard_starts(counts.tolist())
     held = np.add.reduceat(counts, starts).tolist() if starts else []
-    ends = [*starts[1:], len(terms)]
     shards = tuple(
-        {
-            "terms": " ".join(terms[start:end]),
-            "postings": [".".join(field[start:end]) for field in pieces],
-        }
-        for start, end in zip(starts, ends, strict=True)
+        {"terms": " ".join(terms[start:end]), "postings": texts}
+        for start, end, texts in zip(starts, ends, postings, strict=True)
     )
     entry = {
         "version": LUNR_VERSION,
@@ -266,6 +262,25 @@ def shard_starts(postings: list[int]) -> list[int]:
             held = 0
         held += count
     return starts
+
+
+def shard_postings(by_term: csc_matrix, starts: list[int], ends: list[int]) -> Iterator[str]:
+    """Each shard's postings in one field (the shard's terms from `starts` to `ends`): its
+    terms' postings joined by '.'. Shards are encoded a run of about RUN postings at a time:
+    the whole field's string and its pieces were the corpus worker's largest temporaries."""
+    from scipy.sparse import csc_matrix
+
+    indptr, shard = by_term.indptr, 0
+    while shard < len(starts):
+        first, shard = shard, shard + 1
+        while shard < len(starts) and indptr[ends[shard]] - indptr[starts[first]] <= RUN:
+            shard += 1
+        low, high = starts[first], ends[shard - 1]
+        begin, end = indptr[low], indptr[high]
+        part = (by_term.data[begin:end], by_term.indices[begin:end], indptr[low : high + 1] - begin)
+        pieces = encode_postings(csc_matrix(part, shape=(by_term.shape[0], high - low))).split(".")
+        for number in range(first, shard):
+            yield ".".join(pieces[starts[number] - low : ends[number] - low])
 
 
 def encode_postings(postings: csc_matrix) -> str:
@@ -525,14 +540,23 @@ def search_files(site: Site, terms: CorpusTerms, salt: bytes) -> list[SearchFile
     made = {
         f"{SEARCH}index.js": script_payload("confsiteSearchData", data),
         f"{SEARCH}vocabulary.js": script_payload("confsiteVocabulary", index.vocabulary),
-        **{
-            f"{SEARCH}terms/{number}.js": script_payload(f"confsiteShard{number}", shard)
-            for number, shard in enumerate(index.shards)
-        },
     }
-    # Made above (the shards come out of one index); each file's bytes let go as it is staged.
+    shards: list[dict[str, Any] | None] = list(index.shards)
+    del index
+    # Made here or as each is staged, and let go once staged: the shards' files, all made
+    # at once, took as much memory again as the index.
     files = [SearchFile(path, "", functools.partial(made.pop, path)) for path in list(made)]
+    files += [
+        SearchFile(f"{SEARCH}terms/{number}.js", "", functools.partial(_shard_file, shards, number))
+        for number in range(len(shards))
+    ]
     return files + abstract_files(terms.abstracts, terms.keys, salt)
+
+
+def _shard_file(shards: list[dict[str, Any] | None], number: int) -> bytes:
+    """Shard `number`'s file; the shard let go."""
+    shard, shards[number] = shards[number], None
+    return script_payload(f"confsiteShard{number}", shard)
 
 
 def listing_files(

@@ -307,3 +307,32 @@ def test_row_wise_steps_taken_in_blocks_give_the_same_bits(
         assert (one.indptr == other.indptr).all() and (one.indices == other.indices).all()
         assert one.data.tobytes() == other.data.tobytes()
     assert sum(len(best) for best in blocked[1].best) > len(papers)  # not vacuous
+
+
+def test_a_signature_keeps_a_rows_heaviest_terms_the_earlier_of_equal_ones() -> None:
+    """Each row cut to its SIGNATURE_TERMS heaviest terms, ties going to the earlier term
+    (whatever order the row's entries were stored in), then L2-normalized; checked
+    against a sort by definition."""
+    from confsite.render.related import SIGNATURE_TERMS, signatures
+
+    rng = np.random.default_rng(5)
+    width, rows = 80, []
+    for length in (SIGNATURE_TERMS + 12, SIGNATURE_TERMS, 3, 0, SIGNATURE_TERMS + 1):
+        columns = rng.permutation(width)[:length]  # stored out of term order
+        weights = rng.choice([0.5, 1.0, 2.0], size=length)  # many ties across the cut
+        rows.append((columns, weights))
+    indptr = np.cumsum([0] + [len(columns) for columns, _ in rows])
+    matrix = csr_matrix(
+        (np.concatenate([w for _, w in rows]), np.concatenate([c for c, _ in rows]), indptr),
+        shape=(len(rows), width),
+    )
+    cut = signatures(matrix)
+    for number, (columns, weights) in enumerate(rows):
+        pairs = zip(columns.tolist(), weights.tolist(), strict=True)
+        ranked = sorted(pairs, key=lambda pair: (-pair[1], pair[0]))
+        kept = sorted(ranked[:SIGNATURE_TERMS])
+        length = sum(w * w for _, w in kept) ** 0.5 or 1.0
+        row = cut[number]
+        assert row.indices.tolist() == [c for c, _ in kept]
+        assert row.data == pytest.approx([w / length for _, w in kept])
+    assert cut.nnz == 2 * SIGNATURE_TERMS + 3 + 0 + SIGNATURE_TERMS  # rows were cut

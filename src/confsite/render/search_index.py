@@ -221,7 +221,7 @@ def encode_index(fields: list[csr_matrix], vocabulary: Sequence[str]) -> Encoded
         # Transposed, the postings are by term, then document: the order they are written in.
         by_document = (weights[number], numbers[number], field.indptr)
         by_term = csr_matrix(by_document, shape=(documents, len(terms))).tocsc()
-        # Let go before encoding, whose temporaries are the corpus worker's peak.
+        # Let go before encoding, whose temporaries come on top.
         del by_document
         weights[number] = numbers[number] = None
         for shard, text in enumerate(shard_postings(by_term, starts, ends)):

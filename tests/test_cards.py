@@ -73,7 +73,8 @@ def pages_shown(views: Views, environment) -> list[str]:
         {i: tuple(ids[(n + k) % len(ids)] for k in (1, 2, 3)) for n, i in enumerate(ids)}
     )
     makers = views.page_makers()
-    pages = [maker.make() for maker in makers if isinstance(maker, KeyedPage)]
+    authors = [m for m in makers if isinstance(m, KeyedPage) and m.path.startswith("authors/")]
+    pages = [maker.make() for maker in authors]
     pages += [maker() for maker in makers if getattr(maker, "func", None) == views.all_papers]
     pages += [views.paper_page(paper).make() for paper in views.papers_in_order()]
     return [environment.get_template(page.template).render(page.context) for page in pages]

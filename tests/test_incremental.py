@@ -30,13 +30,14 @@ from confsite.cli.summary import print_summary
 from confsite.diagnostics import ConfsiteError, Diagnostics
 from confsite.model.authors import Author
 from confsite.model.records import Entry, Paper
+from confsite.model.site import Collection, SessionGroup, site_program
 from confsite.pipeline import BuildOptions, BuildResult, build
 from confsite.render import search_index
 from confsite.render.assets import build_fingerprint
 from confsite.render.citation import Citation
 from confsite.render.download_formats import DOWNLOADS
 from confsite.render.downloads import DownloadPieces
-from confsite.render.views import Views
+from confsite.render.views import Page, Views
 
 # A paper of the 2023 dump whose abstract sentence we edit (checked by hand in the dump).
 EDITED_DUMP = "iclr2023-poster-session-3.txt"
@@ -622,6 +623,7 @@ CHANGES = {
         c, f"{NEIGHBOUR_ID}:\n  authors: [Ada Lovelace, Yuntian Deng]\n"
     ),
     "an award": lambda c: override(c, f"{NEIGHBOUR_ID}:\n  awards: [Outstanding Paper]\n"),
+    "a neighbour's room": lambda c: override(c, f"{NEIGHBOUR_ID}:\n  room: Hall C\n"),
     # Both of Duy Kien Nguyen's papers now spell "Duy-Kien": the name shown changes, and with
     # it the co-authors listed on the pages of R-MAE's other authors, whose cards do not.
     "a co-author's shown name": lambda c: override(
@@ -714,6 +716,40 @@ def test_a_rebuild_keys_only_the_pages_that_show_a_changed_paper(
     neighbours = {"few-shot-backdoor-attacks-via-neural-tangent-kernels", NEIGHBOUR_ID}
     assert {EDITED_ID} | neighbours <= set(keyed["papers"])
     assert len(keyed["papers"]) <= 10
+
+
+def test_a_rebuild_makes_only_the_session_and_collection_pages_that_show_a_changed_paper(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An edited abstract: of the session and collection pages, only those listing the
+    edited paper are made to key them; the others are known unchanged (render/unchanged.py).
+    A project of its own, as above."""
+    config = make_project(tmp_path / "project")
+    out = config.parent / "_site"
+    first = run(config, out)
+    made: list[str] = []
+    session, collection = Views.session, Views.collection
+
+    def session_made(views: Views, group: SessionGroup, number: int = 1) -> Page:
+        made.append(group.slug)
+        return session(views, group, number)
+
+    def collection_made(views: Views, shown: Collection, number: int = 1) -> Page:
+        made.append(shown.slug)
+        return collection(views, shown, number)
+
+    monkeypatch.setattr(Views, "session", session_made)
+    monkeypatch.setattr(Views, "collection", collection_made)
+    edit_abstract(config)
+    run(config, out, jobs=1)
+    (edited,) = [paper for paper in first.papers if paper.id == EDITED_ID]
+    program = site_program(first.config, first.papers, (), None)
+    listing_it = {g.slug for g in program.sessions if edited in g.papers} | {
+        c.slug for c in program.collections if edited in c.papers
+    }
+    assert made and set(made) <= listing_it
+    pages = sum(1 for folder in ("sessions", "collections") for _ in (out / folder).rglob("*.html"))
+    assert len(made) < pages / 4
 
 
 def test_a_build_to_another_folder_between_two_leaves_no_page_stale(

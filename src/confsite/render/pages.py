@@ -81,16 +81,18 @@ class RenderJob:
 
     def stage(self, maker: Callable[[], Page] | KeyedPage) -> tuple[str, FileEntry, bool]:
         """The current site's file for the page when it was made from the same key, else
-        the page rendered. A `KeyedPage` is keyed without making its context; another page
-        is made first, and keyed by its context. A page known to be as the last build made
-        it is not keyed: its file is taken under the key that build recorded."""
+        the page rendered. A `KeyedPage` with a key is keyed without making its context;
+        another page is made first, and keyed by its context. A page known to be as the
+        last build made it is not keyed: its file is taken under the key that build
+        recorded."""
         if isinstance(maker, KeyedPage):
             kept = self.writer.reuse(maker.path) if maker.unchanged() else None
             if kept is not None:
                 return maker.path, kept, False
+        if isinstance(maker, KeyedPage) and maker.key is not None:
             path, key, make = maker.path, maker.key(self.salt), maker.make
         else:
-            page = maker()
+            page = maker.make() if isinstance(maker, KeyedPage) else maker()
             path, key, make = page.path, page_key(self.salt, page), lambda: page
         entry, rendered = self.writer.made(path, key, lambda: self._html(make()))
         return path, entry, rendered

@@ -6,7 +6,9 @@ A paper's or an author's page is keyed from the papers it shows and from what it
 the site beyond them (see `Views.paper_key` and `Views.author_key`). The second part is
 digested whole, once a build (`structure_digest`); while it is the last build's, a page
 whose papers are all unchanged (and, for a paper's page, whose related papers are the same)
-has the key the last build recorded for it.
+has the key the last build recorded for it. A session's or collection's page is keyed by
+its context, but is likewise taken as it was when none of its session's or collection's
+papers changed and the structure is the last build's.
 """
 
 from __future__ import annotations
@@ -20,14 +22,17 @@ from ..model.site import Site
 
 
 def structure_digest(site: Site, site_digest: bytes, salt: bytes) -> bytes:
-    """A digest of what paper and author pages take from the site beyond each paper's own
-    record: what every page shows (`site_digest`), the collections, every session's papers
-    in order, the authors (names, slugs, papers) and the cite keys, with `salt` for the code
-    and templates."""
+    """A digest of what paper, author, session and collection pages take from the site
+    beyond each paper's own record: what every page shows (`site_digest`), the collections
+    and their papers, every session's papers in order, the authors (names, slugs, papers)
+    and the cite keys, with `salt` for the code and templates."""
     return context_digest(
         (
             site_digest,
-            [(c.conference, c.year, c.slug, c.label) for c in site.collections],
+            [
+                (c.conference, c.year, c.slug, c.label, [p.id for p in c.papers])
+                for c in site.collections
+            ],
             [site.proceedings(c.conference) for c in site.collections],
             [(g.session, g.slug, [p.id for p in g.papers]) for g in site.sessions],
             site.authors,

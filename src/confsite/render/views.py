@@ -59,10 +59,11 @@ def _not_known() -> bool:
 class KeyedPage:
     """A page keyed from what it is made from (`key(salt)`, see `Views.paper_key`), so a
     rebuild makes its context (`make`) only when the key changed, and keys it only when
-    it is not known to be as the last build made it (`unchanged()`: render/unchanged.py)."""
+    it is not known to be as the last build made it (`unchanged()`: render/unchanged.py).
+    Without `key`, it is keyed by its context, as other pages are, when not known unchanged."""
 
     path: str
-    key: Callable[[bytes], str]
+    key: Callable[[bytes], str] | None
     make: Callable[[], Page]
     unchanged: Callable[[], bool] = _not_known
 
@@ -431,12 +432,12 @@ class Views:
             for n in range(1, page_count(len(members), AUTHORS_PER_PAGE) + 1)
         ]
         makers += [
-            partial(self.collection, c, n)
+            self._listing(c.url, n, partial(self.collection, c, n), c.papers)
             for c in site.collections
             for n in range(1, page_count(len(c.unsessioned), CARDS_PER_PAGE) + 1)
         ]
         makers += [
-            partial(self.session, g, n)
+            self._listing(g.url, n, partial(self.session, g, n), g.papers)
             for g in site.sessions
             for n in range(1, page_count(len(g.papers), CARDS_PER_PAGE) + 1)
         ]
@@ -452,6 +453,19 @@ class Views:
         ]
         makers += [partial(self.content, c) for c in site.content_pages]
         return makers
+
+    def _listing(
+        self, url: str, number: int, make: Callable[[], Page], papers: tuple[Paper, ...]
+    ) -> KeyedPage:
+        """Page `number` of a session's or collection's listing: keyed by its context, but
+        taken as the last build made it when none of the `papers` of the session or
+        collection changed (a session's room comes from all of them) and the structure is
+        the same (collections, their papers, sessions' papers in order: render/unchanged.py)."""
+        path = urls.page_path(urls.paged_url(url, number))
+        return KeyedPage(path, None, make, partial(self._none_changed, papers))
+
+    def _none_changed(self, papers: tuple[Paper, ...]) -> bool:
+        return self.unchanged.none_changed(paper.id for paper in papers)
 
     def papers_in_order(self) -> list[Paper]:
         """Papers in the order of their first session, so that a run of paper pages reuses

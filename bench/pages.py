@@ -48,15 +48,15 @@ def site_of(config_path: Path) -> tuple[Site, bytes]:
 
 
 def keyed_and_made(maker: Callable[[], Page] | KeyedPage, salt: bytes) -> tuple[float, float, Page]:
-    """Seconds to key the page and to make its context (a `KeyedPage` is keyed first, the
-    others made first and keyed by their context), and the page."""
+    """Seconds to key the page and to make its context (a `KeyedPage` with a key is keyed
+    first, the others made first and keyed by their context), and the page."""
     started = time.perf_counter()
-    if isinstance(maker, KeyedPage):
+    if isinstance(maker, KeyedPage) and maker.key is not None:
         maker.key(salt)
         keyed = time.perf_counter()
         page = maker.make()
         return keyed - started, time.perf_counter() - keyed, page
-    page = maker()
+    page = maker.make() if isinstance(maker, KeyedPage) else maker()
     made = time.perf_counter()
     page_key(salt, page)
     return time.perf_counter() - made, made - started, page

@@ -293,6 +293,7 @@ class Views:
         self._card_makings: dict[str, CardMaking] = {}
         self._full_cards: OrderedDict[str, Card] = OrderedDict()
         self._rooms: dict[str, str | None] = {}  # see `room`
+        self._listings_unchanged: dict[str, bool] = {}  # see `_none_changed`
         self._record_digests: dict[str, bytes] = {}
         self._listed_digests: dict[str, bytes] = {}
         self._abstracts_ahead = MarkupAhead()  # see `prepare_papers`
@@ -462,10 +463,15 @@ class Views:
         collection changed (a session's room comes from all of them) and the structure is
         the same (collections, their papers, sessions' papers in order: render/unchanged.py)."""
         path = urls.page_path(urls.paged_url(url, number))
-        return KeyedPage(path, None, make, partial(self._none_changed, papers))
+        return KeyedPage(path, None, make, partial(self._none_changed, url, papers))
 
-    def _none_changed(self, papers: tuple[Paper, ...]) -> bool:
-        return self.unchanged.none_changed(paper.id for paper in papers)
+    def _none_changed(self, url: str, papers: tuple[Paper, ...]) -> bool:
+        """Asked once per listing, not per page: an accepted-papers list of 100,000 papers
+        has a thousand pages."""
+        if url not in self._listings_unchanged:
+            ids = (paper.id for paper in papers)
+            self._listings_unchanged[url] = self.unchanged.none_changed(ids)
+        return self._listings_unchanged[url]
 
     def papers_in_order(self) -> list[Paper]:
         """Papers in the order of their first session, so that a run of paper pages reuses

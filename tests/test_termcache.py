@@ -157,7 +157,7 @@ def test_plain_text_takes_what_another_process_made(monkeypatch: pytest.MonkeyPa
 @pytest.mark.parametrize(
     "rows",
     [
-        [[(0, 1), (5, 2)], [(3, 1)]],  # columns 1, 2, 4 and the last unused
+        [[(0, 1), (5, 2)], [(3, 1)]],  # columns 1, 2 and 4 unused
         [[], []],  # no entry at all
         [[(2, 0)], [(0, 1)]],  # an explicit zero still holds its column, as np.unique says
     ],

@@ -389,6 +389,10 @@ class _Claims:
             return True
 
 
+# A task told done to its listing: its number, its future, or the result this process made.
+Told = tuple[int | None, Future | None, Any]
+
+
 class WorkerPool:
     """Processes forked from this one that run methods of one `worker` object, which they
     inherit instead of receiving it pickled (it holds the whole site model); or, for one job
@@ -416,8 +420,7 @@ class WorkerPool:
         """`worker.method(item)` for each item, in the order they finish (all started now)."""
         if self._pool is None:
             return map(getattr(self.worker, method), items)
-        # (number, its future) when a future ends; (number, None, result) for a task run here
-        told: queue.SimpleQueue[tuple] = queue.SimpleQueue()
+        told: queue.SimpleQueue[Told] = queue.SimpleQueue()
         items = list(items)
         with _worker_stopped_told():
             for item in items:
@@ -436,14 +439,14 @@ class WorkerPool:
         with _worker_stopped_told():
             while count:
                 try:
-                    number, future, *made = told.get_nowait()
+                    number, future, made = told.get_nowait()
                 except queue.Empty:
                     if self._helping and self._took_one():
                         continue
-                    number, future, *made = told.get()
+                    number, future, made = told.get()
                 if future is None:
                     count -= 1
-                    yield made[0]
+                    yield made
                 elif number not in self._ran_here:
                     count -= 1
                     yield future.result()
@@ -464,7 +467,7 @@ class WorkerPool:
 
 
 def _tell(told: queue.SimpleQueue, number: int | None, future: Future) -> None:
-    told.put((number, future))
+    told.put((number, future, None))
 
 
 @contextlib.contextmanager

@@ -85,8 +85,8 @@ class RenderJob:
         another page is made first, and keyed by its context. A page known to be as the
         last build made it is not keyed: its file is taken under the key that build
         recorded."""
-        if isinstance(maker, KeyedPage):
-            kept = self.writer.reuse(maker.path) if maker.unchanged() else None
+        if isinstance(maker, KeyedPage) and maker.unchanged():
+            kept = self.writer.reuse(maker.path)
             if kept is not None:
                 return maker.path, kept, False
         if isinstance(maker, KeyedPage) and maker.key is not None:

@@ -537,26 +537,27 @@ def search_files(site: Site, terms: CorpusTerms, salt: bytes) -> list[SearchFile
     bytes also follow from)."""
     index = encode_index(*site_terms(site, terms))
     data = {"index": index.entry, "chunks": {"cards": CARD_CHUNK, "abstracts": ABSTRACT_CHUNK}}
-    made = {
-        f"{SEARCH}index.js": script_payload("confsiteSearchData", data),
-        f"{SEARCH}vocabulary.js": script_payload("confsiteVocabulary", index.vocabulary),
+    # Each file made as it is staged, and what it is made from let go: the shards' files,
+    # all made at once, took as much memory again as the index.
+    pending: dict[str, Callable[[], bytes]] = {
+        f"{SEARCH}index.js": functools.partial(script_payload, "confsiteSearchData", data),
+        f"{SEARCH}vocabulary.js": functools.partial(
+            script_payload, "confsiteVocabulary", index.vocabulary
+        ),
+        **{
+            f"{SEARCH}terms/{number}.js": functools.partial(
+                script_payload, f"confsiteShard{number}", shard
+            )
+            for number, shard in enumerate(index.shards)
+        },
     }
-    shards: list[dict[str, Any] | None] = list(index.shards)
     del index
-    # Made here or as each is staged, and let go once staged: the shards' files, all made
-    # at once, took as much memory again as the index.
-    files = [SearchFile(path, "", functools.partial(made.pop, path)) for path in list(made)]
-    files += [
-        SearchFile(f"{SEARCH}terms/{number}.js", "", functools.partial(_shard_file, shards, number))
-        for number in range(len(shards))
-    ]
+    files = [SearchFile(path, "", functools.partial(_made_once, pending, path)) for path in pending]
     return files + abstract_files(terms.abstracts, terms.keys, salt)
 
 
-def _shard_file(shards: list[dict[str, Any] | None], number: int) -> bytes:
-    """Shard `number`'s file; the shard let go."""
-    shard, shards[number] = shards[number], None
-    return script_payload(f"confsiteShard{number}", shard)
+def _made_once(pending: dict[str, Callable[[], bytes]], path: str) -> bytes:
+    return pending.pop(path)()
 
 
 def listing_files(

@@ -37,7 +37,7 @@ from confsite.render.assets import build_fingerprint
 from confsite.render.citation import Citation
 from confsite.render.download_formats import DOWNLOADS
 from confsite.render.downloads import DownloadPieces
-from confsite.render.views import Page, Views
+from confsite.render.views import LINES_PER_PAGE, Page, Views
 
 # A paper of the 2023 dump whose abstract sentence we edit (checked by hand in the dump).
 EDITED_DUMP = "iclr2023-poster-session-3.txt"
@@ -750,6 +750,35 @@ def test_a_rebuild_makes_only_the_session_and_collection_pages_that_show_a_chang
     assert made and set(made) <= listing_it
     pages = sum(1 for folder in ("sessions", "collections") for _ in (out / folder).rglob("*.html"))
     assert len(made) < pages / 4
+
+
+def test_a_rebuild_makes_the_all_papers_listing_only_when_a_brief_card_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An edited abstract leaves every brief card as it was: no page of the all-papers
+    listing is made. A title in another case changes one brief card, and every page of the
+    listing is made again (its order is by title). That the pages then equal a clean
+    build's is `test_a_rebuild_after_any_change_equals_a_clean_build`'s. A project of its
+    own, as above."""
+    config = make_project(tmp_path / "project")
+    out = config.parent / "_site"
+    first = run(config, out)
+    made: list[int] = []
+    all_papers = Views.all_papers
+
+    def all_papers_made(views: Views, number: int = 1) -> Page:
+        made.append(number)
+        return all_papers(views, number)
+
+    monkeypatch.setattr(Views, "all_papers", all_papers_made)
+    edit_abstract(config)
+    run(config, out, jobs=1)
+    assert made == []
+    edit_dump(config, NEIGHBOUR_TITLE, NEIGHBOUR_TITLE.replace(" with ", " With "))
+    run(config, out, jobs=1)
+    pages = -(-len(first.papers) // LINES_PER_PAGE)
+    assert pages > 1  # the listing is paged: more than its first page is checked
+    assert sorted(made) == list(range(1, pages + 1))
 
 
 def test_a_build_to_another_folder_between_two_leaves_no_page_stale(

@@ -196,6 +196,7 @@ def render_site(
     views.prepare_shared()
     views.prepare_digests()
     views.prepare_unchanged(salt)
+    views.prepare_keyed()
     if not writer.previous.files and forks(jobs):
         _made_ahead(views, environment, theme_dir)
     makers, papers = views.page_makers(), views.papers_in_order()

@@ -8,7 +8,8 @@ digested whole, once a build (`structure_digest`); while it is the last build's,
 whose papers are all unchanged (and, for a paper's page, whose related papers are the same)
 has the key the last build recorded for it. A session's or collection's page is keyed by
 its context, but is likewise taken as it was when none of its session's or collection's
-papers changed and the structure is the last build's.
+papers changed and the structure is the last build's; a page of the all-papers listing,
+when no paper's brief card changed (the listing shows brief cards, sorted by title).
 """
 
 from __future__ import annotations
@@ -42,6 +43,13 @@ def structure_digest(site: Site, site_digest: bytes, salt: bytes) -> bytes:
     )
 
 
+def _brief_same(last: PaperDigests, now: PaperDigests, paper_id: str) -> bool:
+    """Whether both builds digested the paper's brief card the same (a card's digests are
+    its authors' slugs, its brief card's and its full card's)."""
+    before, after = last.cards.get(paper_id), now.cards.get(paper_id)
+    return before is not None and after is not None and before[:2] == after[:2]
+
+
 def related_digest(paper_ids: Iterable[str]) -> bytes:
     """A digest of a paper's related papers, by id (ids hold no NUL)."""
     return text_digest("\0".join(paper_ids))
@@ -51,10 +59,12 @@ def related_digest(paper_ids: Iterable[str]) -> bytes:
 class Unchanged:
     """The papers a rebuild knows are as the last build made them, and each one's related
     papers then: every paper but `changed`, when the structure is the last build's; none
-    (`changed` None) on a first build, a build without the cache, or a changed structure."""
+    (`changed` None) on a first build, a build without the cache, or a changed structure.
+    `briefs_same`: the structure and every paper's brief card are the last build's."""
 
     changed: frozenset[str] | None = None
     related: dict[str, bytes] = field(default_factory=dict)
+    briefs_same: bool = False
 
     @classmethod
     def between(cls, last: PaperDigests, now: PaperDigests) -> Unchanged:
@@ -69,7 +79,8 @@ class Unchanged:
             or paper_id not in now.cards
             or last.cards.get(paper_id) != now.cards[paper_id]
         ]
-        return cls(frozenset(changed), last.related)
+        briefs_same = all(_brief_same(last, now, paper_id) for paper_id in changed)
+        return cls(frozenset(changed), last.related, briefs_same)
 
     def none_changed(self, paper_ids: Iterable[str]) -> bool:
         return self.changed is not None and self.changed.isdisjoint(paper_ids)

@@ -296,6 +296,8 @@ class Views:
         self._listings_unchanged: dict[str, bool] = {}  # see `_none_changed`
         self._record_digests: dict[str, bytes] = {}
         self._listed_digests: dict[str, bytes] = {}
+        self._places: dict[str, tuple[int, ...]] = {}  # see `_author_places`
+        self._card_digests: dict[str, CardDigests] = {}  # see `card_digests`
         self._abstracts_ahead = MarkupAhead()  # see `prepare_papers`
         # What the last build digested of every paper (not only of unchanged ones): what
         # `prepare_unchanged` compares with.
@@ -306,20 +308,34 @@ class Views:
     # --- shared pieces -------------------------------------------------------------------
 
     def prepare_shared(self) -> None:
-        """Make what many pages share (every paper's card fields, by way of the all-papers
-        listing; the site's lookups), so that processes forked after this inherit it instead
-        of each making it again."""
+        """Make what many pages share (the site's lookups, where each paper stands in its
+        sessions, the author index's letters), so that processes forked after this inherit
+        it instead of each making it again. What only pages to be keyed share is made once
+        it is known which those are (see `prepare_keyed`)."""
         for name in ("paper_by_id", "author_by_name", "session_by_key", "collection_of"):
             getattr(self.site, name)
-        for name in ("_collection_starts", "_positions", "_author_places", "_letters"):
+        for name in ("_positions", "_letters"):
             getattr(self, name)
+
+    def prepare_keyed(self) -> None:
+        """After `prepare_unchanged`, what the pages that will be keyed share, made before
+        the page workers fork: when nothing is known unchanged, every page is keyed, and
+        they show every paper's card and its authors' places; the all-papers listing's
+        order, when a brief card changed. A rebuild of a few papers makes these only for
+        them, where it needs them."""
+        if self.unchanged.changed is None:
+            for paper in self.site.papers:
+                self._card_making(paper)
+                self._author_places(paper.id)
+        if not self.unchanged.briefs_same:
+            _ = self._collection_starts  # made now, for the workers to inherit
 
     def prepare_papers(self) -> list[Card]:
         """What each page worker would make for nearly every paper, made once for processes
         forked after this: every paper's record digest (a paper page's key and the downloads
         take it), its abstract rendered and the digest of how authors' pages list it (a paper
         is shown on pages either worker may render: its own, its session's or collection's,
-        its authors'). Returns every paper's brief card (made by `prepare_shared`), in site
+        its authors'). Returns every paper's brief card (made by `prepare_keyed`), in site
         order."""
         for paper in self.site.papers:
             self.record_digest(paper)
@@ -342,16 +358,16 @@ class Views:
         """Each author's place in the author index (sorted by family name)."""
         return {author.key: place for place, author in enumerate(self.site.authors)}
 
-    @cached_property
-    def _author_places(self) -> dict[str, tuple[int, ...]]:
-        """Each paper's authors by their places in the author index, each once (two
-        spellings of one person count once): an author page counts its co-authors by these,
-        and a paper is on the pages of all its authors."""
-        place, by_name = self._author_place, self.site.author_by_name
-        return {
-            paper.id: tuple({place[by_name[name].key] for name in paper.authors})
-            for paper in self.site.papers
-        }
+    def _author_places(self, paper_id: str) -> tuple[int, ...]:
+        """A paper's authors by their places in the author index, each once (two spellings
+        of one person count once): an author page counts its co-authors by these, and a
+        paper is on the pages of all its authors. Made once per paper and process."""
+        made = self._places.get(paper_id)
+        if made is None:
+            place, by_name = self._author_place, self.site.author_by_name
+            authors = self.site.paper_by_id[paper_id].authors
+            made = self._places[paper_id] = tuple({place[by_name[name].key] for name in authors})
+        return made
 
     @cached_property
     def nav(self) -> list[dict[str, str]]:
@@ -391,11 +407,27 @@ class Views:
     def _card_making(self, paper: Paper) -> CardMaking:
         made = self._card_makings.get(paper.id)
         if made is None:
-            by_name = self.site.author_by_name
-            slugs = tuple(by_name[name].slug for name in paper.authors)
+            slugs = self._slugs(paper)
             made = self._card_makings[paper.id] = self._known_card(paper, slugs) or (
                 CardMaking.of(paper, card_fields(self.site, paper), slugs)
             )
+        return made
+
+    def _slugs(self, paper: Paper) -> tuple[str, ...]:
+        by_name = self.site.author_by_name
+        return tuple(by_name[name].slug for name in paper.authors)
+
+    def card_digests(self, paper: Paper) -> CardDigests:
+        """The digests of a paper's cards: for an unchanged paper whose authors' slugs are
+        as they were, the last build's, without making its card (see `_known_card`).
+        Made once per paper and process."""
+        made = self._card_digests.get(paper.id)
+        if made is None:
+            making = self._card_makings.get(paper.id)
+            known = self._known_cards.get(paper.id) if making is None else None
+            if known is None or known[0] != self._slugs(paper):
+                known = self._card_making(paper).digests()
+            made = self._card_digests[paper.id] = known
         return made
 
     def _known_card(self, paper: Paper, slugs: tuple[str, ...]) -> CardMaking | None:
@@ -410,7 +442,7 @@ class Views:
     def digests_made(self, related: dict[str, tuple[str, ...]]) -> PaperDigests:
         """Every paper's digest and card's digests this process made or was given, with the
         site's structure and the digests of the papers' `related` papers."""
-        cards = {paper_id: made.digests() for paper_id, made in self._card_makings.items()}
+        cards = {paper.id: self.card_digests(paper) for paper in self.site.papers}
         related_made = {paper_id: related_digest(ids) for paper_id, ids in related.items()}
         records = dict(self._record_digests)
         return PaperDigests(
@@ -426,7 +458,15 @@ class Views:
         site = self.site
         makers: list[Callable[[], Page] | KeyedPage] = [self.home, self.not_found, self.search]
         lines = page_count(len(site.papers), LINES_PER_PAGE)
-        makers += [partial(self.all_papers, n) for n in range(1, lines + 1)]
+        makers += [
+            KeyedPage(
+                urls.page_path(urls.paged_url(urls.ALL_PAPERS, n)),
+                None,
+                partial(self.all_papers, n),
+                self._all_papers_unchanged,
+            )
+            for n in range(1, lines + 1)
+        ]
         makers += [
             partial(self.authors_index, index, n)
             for index, (_, members) in enumerate(self._letters)
@@ -507,6 +547,12 @@ class Views:
             author_count=len(site.authors),
         )
         return Page(urls.page_path(urls.HOME), "index.html", context)
+
+    def _all_papers_unchanged(self) -> bool:
+        """Whether the all-papers listing is as the last build made it: the structure (the
+        collections and their papers) is the same, and so is every brief card, which holds
+        the title the listing is sorted by."""
+        return self.unchanged.briefs_same
 
     @cached_property
     def _paper_lines(self) -> list[tuple[Collection, Card]]:
@@ -838,7 +884,7 @@ class Views:
         made = self._listed_digests.get(paper.id)
         if made is None:
             authors = self.site.authors
-            places = sorted(self._author_places[paper.id])
+            places = sorted(self._author_places(paper.id))
             made_from = (
                 self._card_making(paper).brief.key_digest,
                 paper.conference,  # the groups' order, which labels do not decide
@@ -924,7 +970,7 @@ class Views:
         site = self.site
         shared: Counter[int] = Counter()  # papers shared, per co-author's place in the index
         for paper_id in author.paper_ids:
-            shared.update(self._author_places[paper_id])
+            shared.update(self._author_places(paper_id))
         del shared[self._author_place[author.key]]
         ranked = sorted(shared.items(), key=lambda item: (-item[1], item[0]))
         listed = [

@@ -95,7 +95,7 @@ def clone(seeds_project: tuple[Path, Path, BuildResult], target: Path) -> tuple[
     # tests build the same project into other folders).
     built = confsite.cache.manifest.manifest_path(config.parent, out)
     manifest = confsite.cache.manifest.manifest_path(project, project / "_site")
-    for suffix in (".json", ".downloads"):
+    for suffix in (built.suffix, ".downloads"):
         (cache / built.with_suffix(suffix).name).rename(manifest.with_suffix(suffix))
     # The paper digests are the shared site's build's, so a rebuild takes the pages it knows
     # unchanged without keying them (render/unchanged.py), which the tests here check.

@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
-from .diagnostics import Problem, SourceLoc
+from .diagnostics import Problem
 from .model.records import Paper
 from .readers.sources import SourceReading
 
@@ -55,25 +54,3 @@ def report_of(
     )
     untitled = sum(1 for paper in papers if not paper.title)
     return BuildReport(sources, len(papers), untitled, authors, tuple(problems), from_inputs)
-
-
-def report_to_json(report: BuildReport) -> dict[str, Any]:
-    return {
-        "sources": [[s.path, s.reader, s.detected, s.records, s.papers] for s in report.sources],
-        "counts": [report.papers, report.untitled, report.authors, report.from_inputs],
-        "problems": [
-            [p.severity, p.kind, p.loc.path, p.loc.line, p.loc.end_line, p.message]
-            for p in report.problems
-        ],
-    }
-
-
-def report_from_json(data: dict[str, Any]) -> BuildReport:
-    """The report `report_to_json` gave; KeyError, TypeError or ValueError when it is not."""
-    sources = tuple(SourceLine(*row) for row in data["sources"])
-    papers, untitled, authors, from_inputs = data["counts"]
-    problems = tuple(
-        Problem(severity, kind, SourceLoc(path, line, end_line), message)
-        for severity, kind, path, line, end_line, message in data["problems"]
-    )
-    return BuildReport(sources, papers, untitled, authors, problems, from_inputs)

@@ -9,23 +9,23 @@ confsite, the build simply does all the work.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
 from .. import __version__
-from ..report import BuildReport, report_from_json, report_to_json
+from ..report import BuildReport
 from .digests import bytes_digest
+from .stores import load_pickle, save_pickle
 
 CACHE_FOLDER = ".confsite-cache"
-FORMAT = 2
+FORMAT = 3
 
 
 class FileEntry(NamedTuple):
     """One file of the site. A named tuple, not a dataclass: a no-op build at 100,000 papers
-    loads 127,000 of them, in a third of the time."""
+    loads 128,000 of them, in a third of the time."""
 
     digest: str
     size: int
@@ -47,7 +47,7 @@ class Manifest:
 def manifest_path(project_root: Path, out_dir: Path) -> Path:
     """One manifest per output folder, so builds to different folders don't mix."""
     folder_id = bytes_digest(os.fsencode(out_dir.resolve()))[:16]
-    return project_root / CACHE_FOLDER / f"site-{folder_id}.json"
+    return project_root / CACHE_FOLDER / f"site-{folder_id}.pickle"
 
 
 @dataclass(frozen=True)
@@ -78,35 +78,18 @@ NO_CACHE = CachePaths()
 
 
 def load_manifest(path: Path | None) -> Manifest:
-    if path is None:
-        return Manifest()
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("format") != FORMAT or data.get("version") != __version__:
-            return Manifest()
-        files = {name: FileEntry(*entry) for name, entry in data["files"].items()}
-        report = report_from_json(data["report"]) if data.get("report") else None
-        return Manifest(data["model"], files, report, data.get("build", ""))
-    except (OSError, ValueError, KeyError, TypeError):
-        return Manifest()
+    """The last build's manifest; an empty one when there is none (or `path` is None)."""
+    return load_pickle(path, _tag(), Manifest) or Manifest()
 
 
 def save_manifest(path: Path | None, manifest: Manifest) -> None:
-    """Best effort: a project folder we cannot write to only costs the next build its reuse."""
-    if path is None:
-        return
-    data = {
-        "format": FORMAT,
-        "version": __version__,
-        "model": manifest.model,
-        "report": report_to_json(manifest.report) if manifest.report else None,
-        "build": manifest.build,
-        "files": dict(sorted(manifest.files.items())),  # each entry, a tuple, as a list
-    }
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(path.name + ".tmp")
-        temporary.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
-        os.replace(temporary, path)
-    except OSError:
-        pass
+    """Best effort: a project folder we cannot write to only costs the next build its reuse.
+    A pickle: a no-op build at 100,000 papers loaded the same as JSON in 0.63 s, as a pickle
+    in 0.33 s."""
+    save_pickle(path, _tag(), manifest)
+
+
+def _tag() -> bytes:
+    """The manifest's format and confsite's version, not the code's fingerprint as the caches
+    made from the inputs have: which files the output folder holds does not depend on it."""
+    return f"manifest {FORMAT} {__version__}".encode()

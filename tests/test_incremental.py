@@ -667,9 +667,23 @@ def test_a_rebuild_after_any_change_equals_a_clean_build(
     clean_out = tmp_path / "clean" / "_site"
     run(clean_config, clean_out)
     assert tree_digest(out) == tree_digest(clean_out)
+    # What the next build takes as known is what a clean build would have left it.
+    assert saved_digests(config) == saved_digests(clean_config)
     # Pages were reused, or the comparison would prove nothing about keys.
     assert result.pages_rendered > 0
     assert (result.pages_rendered == result.pages) == (change in EVERY_PAGE)
+
+
+def saved_digests(config: Path) -> PaperDigests:
+    """The paper digests a build of `config`'s project kept for the next, but for which
+    build (of which output folder) kept them."""
+    kept = load_pickle(
+        config.parent / confsite.cache.manifest.CACHE_FOLDER / "paper-digests.pickle",
+        build_fingerprint(None),
+        PaperDigests,
+    )
+    assert kept is not None
+    return dataclasses.replace(kept, build="")
 
 
 def built_clean(config: Path, out: Path) -> Path:

@@ -282,6 +282,8 @@ class Views:
         known = known or PaperDigests()
         self.paper_digests: dict[str, bytes] = dict(known.digests)
         self._known_cards = known.cards
+        self._known_structure = known.structure
+        self._known_slugs_hold = False  # see `prepare_unchanged`
         # Each paper's related papers by id: they arrive while other pages render (corpus.py),
         # so they are added here before the pages of the papers they belong to are made.
         self.related: dict[str, tuple[str, ...]] = {}
@@ -425,7 +427,7 @@ class Views:
         if made is None:
             making = self._card_makings.get(paper.id)
             known = self._known_cards.get(paper.id) if making is None else None
-            if known is None or known[0] != self._slugs(paper):
+            if known is None or not (self._known_slugs_hold or known[0] == self._slugs(paper)):
                 known = self._card_making(paper).digests()
             made = self._card_digests[paper.id] = known
         return made
@@ -696,6 +698,9 @@ class Views:
         """The site's structure, and what is known unchanged since the last build, before
         the page workers fork (see render/unchanged.py)."""
         self.structure = structure_digest(self.site, self._site_digest, salt)
+        # The structure holds the authors, and so every spelling's slug: when it is the one
+        # the known cards were made with, their authors' slugs need no checking.
+        self._known_slugs_hold = self.structure == self._known_structure
         self.unchanged = Unchanged.between(self._last, self.digests_made({}))
 
     def paper_unchanged(self, paper: Paper) -> bool:

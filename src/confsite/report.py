@@ -39,9 +39,11 @@ def report_of(
     problems: Iterable[Problem],
     from_inputs: int,
 ) -> BuildReport:
-    papers_by_source = Counter(
-        path for paper in papers for path in {loc.path for loc in paper.sources}
-    )
+    # Most papers have one source: counted in C, the others' sources each once.
+    papers_by_source = Counter(p.sources[0].path for p in papers if len(p.sources) == 1)
+    for paper in papers:
+        if len(paper.sources) > 1:
+            papers_by_source.update({loc.path for loc in paper.sources})
     sources = tuple(
         SourceLine(
             read.config.path,

@@ -55,7 +55,11 @@ def completed_site(
         authors = build_authors(papers, diagnostics, overrides)
         return JoinedAuthors(authors, tuple(diagnostics.problems[told_before:]))
 
-    named = [(p.id, p.authors, p.loc.path, p.loc.line, p.loc.end_line) for p in papers]
+    locs = [p.sources[0] for p in papers]  # `Paper.loc`, without a property call per field
+    named = [
+        (p.id, p.authors, loc.path, loc.line, loc.end_line)
+        for p, loc in zip(papers, locs, strict=True)
+    ]
     people, was_kept = _kept(folder, AUTHORS_FILE, fingerprint, (named, overrides), joined)
     if was_kept:
         diagnostics.problems.extend(people.told)

@@ -73,9 +73,11 @@ def pages_shown(views: Views, environment) -> list[str]:
         {i: tuple(ids[(n + k) % len(ids)] for k in (1, 2, 3)) for n, i in enumerate(ids)}
     )
     makers = views.page_makers()
-    authors = [m for m in makers if isinstance(m, KeyedPage) and m.path.startswith("authors/")]
-    pages = [maker.make() for maker in authors]
-    pages += [maker() for maker in makers if getattr(maker, "func", None) == views.all_papers]
+    keyed = [maker for maker in makers if isinstance(maker, KeyedPage)]
+    pages = [maker.make() for maker in keyed if maker.path.startswith("authors/")]
+    listing = [maker for maker in keyed if getattr(maker.make, "func", None) == views.all_papers]
+    assert len(listing) > 1  # the seeds' listing has pages beyond its first, three folders deep
+    pages += [maker.make() for maker in listing]
     pages += [views.paper_page(paper).make() for paper in views.papers_in_order()]
     return [environment.get_template(page.template).render(page.context) for page in pages]
 

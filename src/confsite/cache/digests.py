@@ -97,6 +97,9 @@ class PaperDigests:
     related: dict[str, bytes] = field(default_factory=dict)
     build: str = ""
     records: dict[str, bytes] = field(default_factory=dict)  # see `Views.record_digest`
+    # The card digests of the papers an override changed, which are never known unchanged:
+    # kept apart, only to compare brief cards with (render/unchanged.py · `Unchanged`).
+    overridden_cards: dict[str, CardDigests] = field(default_factory=dict)
 
     def only(self, paper_ids: set[str]) -> PaperDigests:
         return PaperDigests(

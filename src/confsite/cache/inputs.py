@@ -279,7 +279,13 @@ class CachedReading:
         """Keep this build's paper digests for the next one (see `known_digests`), marked
         with `build`."""
         path = self.path.with_name(PAPER_DIGESTS_FILE) if self.path else None
-        own = dataclasses.replace(made.only(self._own), inputs_key=self.inputs_key, build=build)
+        overridden = {i: made for i, made in made.cards.items() if i not in self._own}
+        own = dataclasses.replace(
+            made.only(self._own),
+            inputs_key=self.inputs_key,
+            build=build,
+            overridden_cards=overridden,
+        )
         save_pickle(path, self.fingerprint, own)
 
     def saved(self) -> None:

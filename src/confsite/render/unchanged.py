@@ -45,8 +45,9 @@ def structure_digest(site: Site, site_digest: bytes, salt: bytes) -> bytes:
 
 def _brief_same(last: PaperDigests, now: PaperDigests, paper_id: str) -> bool:
     """Whether both builds digested the paper's brief card the same (a card's digests are
-    its authors' slugs, its brief card's and its full card's)."""
-    before, after = last.cards.get(paper_id), now.cards.get(paper_id)
+    its authors' slugs, its brief card's and its full card's), an overridden paper's too."""
+    before = last.cards.get(paper_id) or last.overridden_cards.get(paper_id)
+    after = now.cards.get(paper_id)
     return before is not None and after is not None and before[:2] == after[:2]
 
 

@@ -409,9 +409,8 @@ class Views:
     def _card_making(self, paper: Paper) -> CardMaking:
         made = self._card_makings.get(paper.id)
         if made is None:
-            slugs = self._slugs(paper)
-            made = self._card_makings[paper.id] = self._known_card(paper, slugs) or (
-                CardMaking.of(paper, card_fields(self.site, paper), slugs)
+            made = self._card_makings[paper.id] = self._known_card(paper) or (
+                CardMaking.of(paper, card_fields(self.site, paper), self._slugs(paper))
             )
         return made
 
@@ -425,21 +424,27 @@ class Views:
         Made once per paper and process."""
         made = self._card_digests.get(paper.id)
         if made is None:
-            making = self._card_makings.get(paper.id)
-            known = self._known_cards.get(paper.id) if making is None else None
-            if known is None or not (self._known_slugs_hold or known[0] == self._slugs(paper)):
-                known = self._card_making(paper).digests()
-            made = self._card_digests[paper.id] = known
+            known = self._known_digests(paper) if paper.id not in self._card_makings else None
+            made = self._card_digests[paper.id] = known or self._card_making(paper).digests()
         return made
 
-    def _known_card(self, paper: Paper, slugs: tuple[str, ...]) -> CardMaking | None:
+    def _known_card(self, paper: Paper) -> CardMaking | None:
         """The card of an unchanged paper whose authors' slugs are as they were, by the
         digests the last build made, its fields left until a page reads them."""
-        known = self._known_cards.get(paper.id)
-        if known is None or known[0] != slugs:
+        known = self._known_digests(paper)
+        if known is None:
             return None
         fields_of = partial(card_fields, self.site, paper)  # not of self: no cycle of cards
-        return CardMaking(Card(paper, {}, known[1], fields_of=fields_of), known[2], slugs)
+        return CardMaking(Card(paper, {}, known[1], fields_of=fields_of), known[2], known[0])
+
+    def _known_digests(self, paper: Paper) -> CardDigests | None:
+        """The card digests the last build made of an unchanged paper, while its authors'
+        slugs are as they were: certainly so when the structure, which holds every author's
+        slug, is the one those digests were made with."""
+        known = self._known_cards.get(paper.id)
+        if known is None or not (self._known_slugs_hold or known[0] == self._slugs(paper)):
+            return None
+        return known
 
     def digests_made(self, related: dict[str, tuple[str, ...]]) -> PaperDigests:
         """Every paper's digest and card's digests this process made or was given, with the

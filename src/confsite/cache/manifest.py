@@ -9,13 +9,16 @@ confsite, the build simply does all the work.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
 from .. import __version__
-from ..report import BuildReport
+from ..diagnostics import Problem, SourceLoc
+from ..report import BuildReport, SourceLine
 from .digests import bytes_digest
 from .stores import load_pickle, save_pickle
 
@@ -86,9 +89,29 @@ def save_manifest(path: Path | None, manifest: Manifest) -> None:
     """Best effort: a project folder we cannot write to only costs the next build its reuse.
     A pickle, as the other caches are: it loads in about half the time JSON took."""
     save_pickle(path, _tag(), manifest)
+    if path is not None:  # the JSON manifest of earlier versions, never read again
+        with contextlib.suppress(OSError):
+            path.with_suffix(".json").unlink(missing_ok=True)
 
 
 def _tag() -> bytes:
-    """The manifest's format and confsite's version, not the code's fingerprint as the caches
-    made from the inputs have: which files the output folder holds does not depend on it."""
-    return f"manifest {FORMAT} {__version__}".encode()
+    """The manifest's format, confsite's version and the fields of the classes it pickles;
+    not the code's fingerprint, as the caches made from the inputs have: which files the
+    output folder holds does not depend on it."""
+    return f"manifest {FORMAT} {__version__} {pickled_shape()}".encode()
+
+
+def pickled_shape() -> str:
+    """Each class a manifest holds, with its fields. Unpickling does not call a class's
+    constructor, so a manifest whose classes had other fields would load without complaint,
+    its objects missing a field or holding one no longer declared."""
+    return " ".join(f"{kind.__name__}({','.join(_field_names(kind))})" for kind in PICKLED)
+
+
+def _field_names(kind: type) -> tuple[str, ...]:
+    if dataclasses.is_dataclass(kind):
+        return tuple(f.name for f in dataclasses.fields(kind))
+    return kind._fields  # a named tuple
+
+
+PICKLED: tuple[type, ...] = (Manifest, FileEntry, BuildReport, SourceLine, Problem, SourceLoc)

@@ -17,7 +17,7 @@ from confsite.render.related import (
     MIN_SIMILARITY,
     RELATED_COUNT,
     Nearest,
-    ranked,
+    ranked_rows,
     related_papers,
 )
 from confsite.render.terms import (
@@ -29,12 +29,12 @@ from confsite.render.terms import (
 )
 
 
-def ranked_by_id(ids: list[str], candidates) -> dict[str, list[tuple[float, str]]]:  # noqa: ANN001
-    """Every paper's related papers with their similarity, by id."""
-    every = np.arange(len(ids))
+def ranked_by_id(ids: list[str], candidates, rows=None) -> dict[str, list[str]]:  # noqa: ANN001
+    """The related papers of every paper (or of `rows`), by id."""
+    rows = np.arange(len(ids)) if rows is None else rows
     return {
-        ids[row]: [(score, ids[other]) for score, other in kept]
-        for row, kept in zip(every.tolist(), ranked(ids, candidates, every), strict=True)
+        ids[row]: [ids[other] for other in kept]
+        for row, kept in zip(rows.tolist(), ranked_rows(ids, candidates, rows), strict=True)
     }
 
 
@@ -199,7 +199,7 @@ def test_a_paper_leaving_a_full_list_lets_the_next_one_in() -> None:
 
 def every_pair_similarity(terms: CorpusTerms):  # noqa: ANN201
     """The cosine of every pair of papers, as a dense array (no top-n product, no
-    shortlist), rounded as `ranked` rounds, with no paper similar to itself."""
+    shortlist), rounded as `ranked_rows` rounds, with no paper similar to itself."""
     import numpy as np
 
     from confsite.render.related import tfidf_matrix
@@ -253,8 +253,9 @@ def test_shortlisting_by_signature_finds_what_every_pair_finds(
         assert scores == sorted(scores, reverse=True) and min(scores, default=1) >= MIN_SIMILARITY
 
 
-def _ranked_by_definition(ids: list[str], candidates) -> dict[str, list[tuple[float, str]]]:
-    """Every candidate rounded and sorted: what `ranked` must give, however it skips work."""
+def _ranked_by_definition(ids: list[str], candidates) -> dict[str, list[str]]:
+    """Every candidate rounded and sorted: what `ranked_rows` must give, however it skips
+    work."""
     result = {}
     for row, paper_id in enumerate(ids):
         start, end = candidates.indptr[row], candidates.indptr[row + 1]
@@ -265,7 +266,7 @@ def _ranked_by_definition(ids: list[str], candidates) -> dict[str, list[tuple[fl
             )
             if column != row and round(float(score), 9) >= MIN_SIMILARITY
         )
-        result[paper_id] = [(-score, other) for score, other in scored[:RELATED_COUNT]]
+        result[paper_id] = [other for _, other in scored[:RELATED_COUNT]]
     return result
 
 
@@ -283,7 +284,10 @@ def test_ranking_skips_only_candidates_that_cannot_rank(seed: int) -> None:
     candidates = csr_matrix((scores[keep], (rows[keep], columns[keep])), shape=(papers, papers))
     candidates.sum_duplicates()
     ids = [f"paper-{n:03d}" for n in rng.permutation(papers)]
-    assert ranked_by_id(ids, candidates) == _ranked_by_definition(ids, candidates)
+    expected = _ranked_by_definition(ids, candidates)
+    assert ranked_by_id(ids, candidates) == expected
+    some = np.sort(rng.choice(papers, papers // 3, replace=False))  # as a rebuild ranks
+    assert ranked_by_id(ids, candidates, some) == {ids[row]: expected[ids[row]] for row in some}
 
 
 def test_row_wise_steps_taken_in_blocks_give_the_same_bits(

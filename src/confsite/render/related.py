@@ -435,32 +435,33 @@ def _lowest_of_full_lists(candidates: csr_matrix, length: int) -> np.ndarray:
 def ranked_rows(
     ids: Sequence[str], candidates: csr_matrix, rows: np.ndarray
 ) -> tuple[tuple[int, ...], ...]:
-    """`ranked`'s lists of the papers in `rows`, as row numbers only."""
-    return tuple(tuple(other for _, other in kept) for kept in ranked(ids, candidates, rows))
+    """Per paper of `rows`, the rows of its related papers, most similar first.
+    Similarities are rounded, so that ties break by id whichever order the product found
+    them in. Ranking every paper reads the candidates in place: a copy of them all was
+    half the ranking's memory at archive scale."""
+    import numpy as np
 
-
-def ranked(
-    ids: Sequence[str], candidates: csr_matrix, rows: np.ndarray
-) -> list[list[tuple[float, int]]]:
-    """Per paper of `rows`, its related papers as (similarity, row), best first. Similarities
-    are rounded, so that ties break by id whichever order the product found them in."""
-    contenders = by_row_blocks(
-        lambda block, where: _contenders(block, rows[where]), candidates[rows]
+    every_row = len(rows) == candidates.shape[0] and bool((rows == np.arange(len(rows))).all())
+    picked = candidates if every_row else candidates[rows]  # not a copy of every candidate
+    contenders = by_row_blocks(lambda block, where: _contenders(block, rows[where]), picked)
+    indptr, columns, scores = contenders.indptr.tolist(), contenders.indices, contenders.data
+    return tuple(
+        _best_of(ids, row, columns[start:end].tolist(), scores[start:end].tolist())
+        for row, start, end in zip(rows.tolist(), indptr[:-1], indptr[1:], strict=True)
     )
-    result = []
-    for local, row in enumerate(rows.tolist()):
-        start, end = contenders.indptr[local], contenders.indptr[local + 1]
-        scored = [
-            (-round(float(score), 9), ids[column], column)
-            for column, score in zip(
-                contenders.indices[start:end].tolist(),
-                contenders.data[start:end].tolist(),
-                strict=True,
-            )
-            if column != row and round(float(score), 9) >= MIN_SIMILARITY
-        ]
-        result.append([(-score, other) for score, _, other in sorted(scored)[:RELATED_COUNT]])
-    return result
+
+
+def _best_of(
+    ids: Sequence[str], row: int, columns: list[int], scores: list[float]
+) -> tuple[int, ...]:
+    """The RELATED_COUNT best of one paper's contenders (`row`: the paper itself) above
+    MIN_SIMILARITY, by rounded score, then id."""
+    scored = []
+    for column, score in zip(columns, scores, strict=True):
+        rounded = round(score, 9)
+        if column != row and rounded >= MIN_SIMILARITY:
+            scored.append((-rounded, ids[column], column))
+    return tuple(other for _, _, other in sorted(scored)[:RELATED_COUNT])
 
 
 def _contenders(candidates: csr_matrix, rows: np.ndarray) -> csr_matrix:

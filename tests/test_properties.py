@@ -329,8 +329,9 @@ def test_a_download_spliced_from_old_pieces_is_the_download_made_afresh(
 
         download = Download("[", separator, "]", piece)
         site = SimpleNamespace(papers=papers)
-        parts, spans = _spliced(download, site, [p.encode() for p in papers], spans)  # type: ignore[arg-type]
-        return b"".join(bytes(buffer) for buffer in _buffers(parts, old)), spans
+        keys, new_spans = [p.encode() for p in papers], {}
+        parts = list(_spliced(download, site, keys, spans, new_spans))  # type: ignore[arg-type]
+        return b"".join(bytes(buffer) for buffer in _buffers(parts, old)), new_spans
 
     old, spans = made(before, b"", {})
     assert made(after, old, spans) == made(after, b"", {})

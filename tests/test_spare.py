@@ -13,9 +13,10 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import pytest
 from conftest import copy_seeds_project, wait_for_spare
 from test_build import tree_digest
 from test_incremental import edit_abstract, file_states
@@ -165,3 +166,37 @@ def test_a_file_written_in_parts_links_the_current_one_when_its_bytes_are_the_sa
     assert (out / "other.txt").read_bytes() == b"new"
     assert second["other.txt"].inode != first["other.txt"].inode
     assert second["other.txt"].digest != first["other.txt"].digest
+
+
+def test_a_new_file_is_written_as_its_pieces_are_made_with_the_digest_of_its_bytes(
+    tmp_path: Path,
+) -> None:
+    """`StagingWriter.put_new` (a first build's downloads): a piece is written before the
+    next is made, and the entry is the one `put` gives the joined bytes. A file the last
+    build wrote is refused: it may be linked instead, which needs its digest first."""
+    from confsite.cache.digests import bytes_digest
+    from confsite.cache.manifest import Manifest
+    from confsite.output.staging import staged_site
+
+    out = tmp_path / "site"
+    pieces = (b"<" * 20_000, memoryview(b"xabx")[1:3], b"", b">" * 9_000)
+    joined = b"".join(pieces)
+    written_before: list[int] = []  # the file's size as each piece is made
+
+    def made() -> Iterator[bytes | memoryview]:
+        for piece in pieces:
+            target = next(tmp_path.rglob("new.txt"), None)
+            written_before.append(target.stat().st_size if target else -1)
+            yield piece
+
+    with staged_site(out, Manifest(), None) as writer:
+        entry = writer.put_new("papers/new.txt", made)
+        same = writer.put("joined.txt", joined)
+    assert (out / "papers" / "new.txt").read_bytes() == joined
+    assert entry.digest == bytes_digest(joined)
+    assert entry._replace(mtime_ns=0, inode=0) == same._replace(mtime_ns=0, inode=0)
+    assert written_before[0] == 0 and written_before[1] >= 20_000  # larger than a buffer
+    with staged_site(out, Manifest(files={"papers/new.txt": entry}), None) as writer:
+        with pytest.raises(ValueError, match="papers/new.txt"):
+            writer.put_new("papers/new.txt", made)
+        writer.put("papers/new.txt", b"kept")

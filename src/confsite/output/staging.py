@@ -196,6 +196,15 @@ class StagingWriter:
         digest = hasher.digest()[:DIGEST_SIZE].hex()
         return self._put(path, digest, functools.partial(_write_parts, parts))
 
+    def put_new(self, path: str, chunks: Callable[[], Iterable[Bytes]]) -> FileEntry:
+        """Stage a file the last build did not write, its bytes written as `chunks()` makes
+        them and digested on the way: with no file of the last build's to link instead, they
+        need not all be made before the first is written (a download is hundreds of megabytes
+        at archive scale)."""
+        if path in self.previous.files:
+            raise ValueError(f"{path}: the last build wrote it, so it is staged by put_parts")
+        return self._create(path, functools.partial(_written_digested, chunks))
+
     def _put(
         self, path: str, digest: str, write: Callable[[str], os.stat_result], key: str = ""
     ) -> FileEntry:
@@ -311,6 +320,18 @@ def _write_parts(
             stream.write(buffer)
         stream.flush()
         return os.fstat(stream.fileno())
+
+
+def _written_digested(chunks: Callable[[], Iterable[Bytes]], target: str) -> FileEntry:
+    hasher = hashlib.sha256()
+    with open(target, "xb") as stream:  # buffered: pieces are small
+        for chunk in chunks():
+            hasher.update(chunk)
+            stream.write(chunk)
+        stream.flush()
+        stat = os.fstat(stream.fileno())
+    digest = hasher.digest()[:DIGEST_SIZE].hex()
+    return FileEntry(digest, stat.st_size, stat.st_mtime_ns, stat.st_ino)
 
 
 def _exchange(a: Path, b: Path) -> bool:

@@ -57,11 +57,16 @@ def stage_downloads(
     staged: dict[str, FileEntry] = {}
     recorded: dict[str, tuple[str, Spans]] = {}
     for name, download in DOWNLOADS.items():
-        was = previous.files.get(name) if previous is not None else None
-        with _old_pieces(writer.current_file(name), was) as (old, old_spans):
-            parts, spans = _spliced(download, site, digests, old_spans)
-            staged[name] = writer.put_parts(name, partial(_buffers_closed, parts, old))
-        del parts  # before the next file is made
+        spans: Spans = {}
+        if name not in writer.previous.files:  # a first build: every piece made, none linked
+            made = partial(_spliced, download, site, digests, {}, spans)
+            staged[name] = writer.put_new(name, made)  # pieces written as they are made
+        else:
+            was = previous.files.get(name) if previous is not None else None
+            with _old_pieces(writer.current_file(name), was) as (old, old_spans):
+                parts = list(_spliced(download, site, digests, old_spans, spans))
+                staged[name] = writer.put_parts(name, partial(_buffers_closed, parts, old))
+            del parts  # before the next file is made
         recorded[name] = (staged[name].digest, spans)
     save_pickle(cache, fingerprint, DownloadPieces(site.base_url, recorded))
     return staged
@@ -91,14 +96,17 @@ def _spliced(
     site: Site,
     digests: list[bytes],
     old_spans: Spans,
-) -> tuple[list[Part], Spans]:
+    spans: Spans,
+) -> Iterator[Part]:
     """The download's bytes, in parts to be written one after the other, and where each
-    paper's piece lies in them. Papers whose pieces lay one after the other in the old file
-    are one part, that stretch of it, separators and all: copying a hundred thousand slices
-    one by one took seconds, and copying the stretches, then joining the parts, copied a
-    download twice (hundreds of megabytes at archive scale)."""
+    paper's piece lies in them recorded in `spans` as the parts come. Papers whose pieces lay
+    one after the other in the old file are one part, that stretch of it, separators and all:
+    copying a hundred thousand slices one by one took seconds, and copying the stretches,
+    then joining the parts, copied a download twice (hundreds of megabytes at archive scale).
+    Without `old_spans`, every part is bytes made."""
     head, separator = download.head.encode(), download.separator.encode()
-    parts, spans, offset = [head], {}, len(head)
+    yield head
+    offset = len(head)
     stretch: list[int] = []  # the start and end in `old` of the stretch being gathered
     for number, (paper, digest) in enumerate(zip(site.papers, digests, strict=True)):
         if number:
@@ -109,22 +117,21 @@ def _spliced(
             length = span[1]
         else:
             if stretch:
-                parts.append((stretch[0], stretch[1]))
+                yield (stretch[0], stretch[1])
                 stretch = []
             if number:
-                parts.append(separator)
+                yield separator
             if span is not None:
                 stretch, length = [span[0], span[0] + span[1]], span[1]
             else:
                 piece = download.piece(site, paper).encode()
-                parts.append(piece)
+                yield piece
                 length = len(piece)
         spans[digest] = (offset, length)
         offset += length
     if stretch:
-        parts.append((stretch[0], stretch[1]))
-    parts.append(download.tail.encode())
-    return parts, spans
+        yield (stretch[0], stretch[1])
+    yield download.tail.encode()
 
 
 def _buffers_closed(

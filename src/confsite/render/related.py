@@ -109,21 +109,46 @@ def related_papers(
     """For each paper id, the ids of the most similar other papers, most similar first; and
     what a later call needs to redo only what changed since (`previous`, from an earlier call;
     returned itself when nothing changed)."""
+    import numpy as np
+
     matrix, term_weights = tfidf_matrix(terms)
     changed = None if previous is None else _changed_rows(previous, terms, term_weights)
     if changed is not None and len(changed) > MAX_CHANGED_SHARE * len(terms):
         changed = None
     if previous is None or changed is None:
-        nearest = _afresh(ids, terms, matrix, term_weights, threads)
+        nearest, unranked = _afresh(ids, terms, matrix, term_weights, threads), None
     elif len(changed) == 0:  # the same texts: ids alone may differ, and ties break by id
-        nearest = previous if previous.ids == tuple(ids) else _ranked_again(previous, ids)
+        same_ids = previous.ids == tuple(ids)
+        nearest = previous if same_ids else dataclasses.replace(previous, ids=tuple(ids))
+        unranked = np.arange(0) if same_ids else None
     else:
-        nearest = _updated_nearest(previous, ids, terms, matrix, term_weights, changed, threads)
+        nearest, unranked = _updated_nearest(
+            previous, ids, terms, matrix, term_weights, changed, threads
+        )
+    del matrix  # before ranking, the corpus worker's peak at archive scale
+    nearest = _ranked_where(nearest, unranked)
     related = {
         paper_id: tuple(ids[other] for other in best)
         for paper_id, best in zip(ids, nearest.best, strict=True)
     }
     return related, nearest
+
+
+def _ranked_where(nearest: Nearest, rows: np.ndarray | None) -> Nearest:
+    """`nearest` with the papers of `rows` ranked again by its scores (None: every paper),
+    the others' related papers kept."""
+    import numpy as np
+
+    if rows is None:
+        every = np.arange(len(nearest.ids))
+        return dataclasses.replace(nearest, best=ranked_rows(nearest.ids, nearest.scores, every))
+    if len(rows) == 0:
+        return nearest
+    best = list(nearest.best)
+    ranked = ranked_rows(nearest.ids, nearest.scores, rows)
+    for row, kept in zip(rows.tolist(), ranked, strict=True):
+        best[row] = kept
+    return dataclasses.replace(nearest, best=tuple(best))
 
 
 def _afresh(
@@ -133,25 +158,14 @@ def _afresh(
     term_weights: np.ndarray,
     threads: int,
 ) -> Nearest:
-    """Every stage computed for every paper."""
-    import numpy as np
-
+    """Every stage computed for every paper, but the ranking (see `_ranked_where`)."""
     cut = signatures(matrix) if at_archive_scale(len(terms)) else None
     searched = matrix if cut is None else cut
     candidates = _best(searched, searched.T.tocsr(), threads)
     scores = candidates if cut is None else rescored(candidates, matrix)
-    best = ranked_rows(ids, scores, np.arange(len(ids)))
     return Nearest(
-        terms.keys, terms.vocabulary, term_weights, cut, candidates, scores, tuple(ids), best
+        terms.keys, terms.vocabulary, term_weights, cut, candidates, scores, tuple(ids), ()
     )
-
-
-def _ranked_again(previous: Nearest, ids: Sequence[str]) -> Nearest:
-    """`previous` with every paper ranked again for new ids (the texts are the same)."""
-    import numpy as np
-
-    best = ranked_rows(ids, previous.scores, np.arange(len(ids)))
-    return dataclasses.replace(previous, ids=tuple(ids), best=best)
 
 
 def _updated_nearest(
@@ -162,12 +176,11 @@ def _updated_nearest(
     term_weights: np.ndarray,
     changed: np.ndarray,
     threads: int,
-) -> Nearest:
+) -> tuple[Nearest, np.ndarray | None]:
     """`previous` brought up to date where the `changed` rows' vectors make a difference:
     their signatures; the candidates of the papers whose lists they enter or leave; those
-    papers' scores and ranking (every paper's ranking, if the ids changed)."""
-    import numpy as np
-
+    papers' scores. And the papers to rank again (see `_ranked_where`): those, or every
+    paper if the ids changed."""
     cut = previous.signatures
     if cut is not None:
         cut = renumbered(cut, previous.vocabulary, terms.vocabulary)
@@ -180,15 +193,18 @@ def _updated_nearest(
         scores = with_rows(
             previous.scores, affected, rescored(candidates[affected], matrix, affected)
         )
-    if previous.ids == tuple(ids):
-        best = list(previous.best)
-        for row, kept in zip(affected.tolist(), ranked_rows(ids, scores, affected), strict=True):
-            best[row] = kept
-    else:
-        best = list(ranked_rows(ids, scores, np.arange(len(ids))))
-    return Nearest(
-        terms.keys, terms.vocabulary, term_weights, cut, candidates, scores, tuple(ids), tuple(best)
+    same_ids = previous.ids == tuple(ids)
+    nearest = Nearest(
+        terms.keys,
+        terms.vocabulary,
+        term_weights,
+        cut,
+        candidates,
+        scores,
+        tuple(ids),
+        previous.best if same_ids else (),
     )
+    return nearest, affected if same_ids else None
 
 
 def renumbered(

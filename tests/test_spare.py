@@ -9,6 +9,7 @@ test process may have by now)."""
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import shutil
 import subprocess
@@ -179,7 +180,9 @@ def test_a_new_file_is_written_as_its_pieces_are_made_with_the_digest_of_its_byt
     from confsite.output.staging import staged_site
 
     out = tmp_path / "site"
-    pieces = (b"<" * 20_000, memoryview(b"xabx")[1:3], b"", b">" * 9_000)
+    # The first piece larger than a write buffer, which then writes it at once.
+    larger = max(os.stat(tmp_path).st_blksize, io.DEFAULT_BUFFER_SIZE) + 1
+    pieces = (b"<" * larger, memoryview(b"xabx")[1:3], b"", b">" * 9_000)
     joined = b"".join(pieces)
     written_before: list[int] = []  # the file's size as each piece is made
 
@@ -195,8 +198,31 @@ def test_a_new_file_is_written_as_its_pieces_are_made_with_the_digest_of_its_byt
     assert (out / "papers" / "new.txt").read_bytes() == joined
     assert entry.digest == bytes_digest(joined)
     assert entry._replace(mtime_ns=0, inode=0) == same._replace(mtime_ns=0, inode=0)
-    assert written_before[0] == 0 and written_before[1] >= 20_000  # larger than a buffer
+    assert written_before[0] == 0 and written_before[1] >= larger
     with staged_site(out, Manifest(files={"papers/new.txt": entry}), None) as writer:
         with pytest.raises(ValueError, match="papers/new.txt"):
             writer.put_new("papers/new.txt", made)
         writer.put("papers/new.txt", b"kept")
+
+
+def test_a_file_missing_while_bytes_are_made_is_not_taken_for_a_missing_folder(
+    tmp_path: Path,
+) -> None:
+    """A folder missing when a file is opened is made, and the file written again; an error
+    raised once the file exists comes from making its bytes, and is the one told (not the
+    file's existing, as writing it again would say)."""
+    from confsite.cache.manifest import Manifest
+    from confsite.diagnostics import ConfsiteError
+    from confsite.output.staging import staged_site
+
+    def pieces() -> Iterator[bytes]:
+        yield b"begun"
+        raise FileNotFoundError("a source gone while the pieces were made")
+
+    out = tmp_path / "site"
+    with (
+        pytest.raises(ConfsiteError, match="a source gone"),
+        staged_site(out, Manifest(), None) as writer,
+    ):
+        writer.put_new("papers/new.txt", pieces)
+    assert not out.exists()

@@ -49,6 +49,19 @@ def bytes_digest(data: bytes) -> str:
     return hashlib.sha256(data).digest()[:DIGEST_SIZE].hex()
 
 
+class FileDigest:
+    """`bytes_digest` of a file's bytes given in parts, as they are written."""
+
+    def __init__(self) -> None:
+        self._hasher = hashlib.sha256()
+
+    def update(self, data: bytes | memoryview) -> None:
+        self._hasher.update(data)
+
+    def hex(self) -> str:
+        return self._hasher.digest()[:DIGEST_SIZE].hex()
+
+
 def text_digest(text: str) -> bytes:
     """The digest of text as it is (its UTF-8 bytes): for texts digested by the hundred
     thousand, where a serialization would double the cost."""

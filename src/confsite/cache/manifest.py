@@ -114,4 +114,6 @@ def _field_names(kind: type) -> tuple[str, ...]:
     return kind._fields  # a named tuple
 
 
+# Every class a manifest holds: one added to what it holds is added here (a test checks it on the
+# seeds' manifest).
 PICKLED: tuple[type, ...] = (Manifest, FileEntry, BuildReport, SourceLine, Problem, SourceLoc)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import glob
-import hashlib
 import os
 import shutil
 import time
@@ -20,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..cache.digests import DIGEST_SIZE, bytes_digest
+from ..cache.digests import FileDigest, bytes_digest
 from ..cache.manifest import FileEntry, Manifest
 from ..diagnostics import ConfsiteError
 from .processes import libc_function
@@ -189,12 +188,11 @@ class StagingWriter:
         """`put` for the bytes of the parts `parts()` gives, one after the other, written as
         they come rather than joined first (a download is hundreds of megabytes at archive
         scale). `parts` is called once to digest them, and again for each attempt to write."""
-        hasher = hashlib.sha256()
+        digest = FileDigest()
         with parts() as buffers:
             for buffer in buffers:
-                hasher.update(buffer)
-        digest = hasher.digest()[:DIGEST_SIZE].hex()
-        return self._put(path, digest, functools.partial(_write_parts, parts))
+                digest.update(buffer)
+        return self._put(path, digest.hex(), functools.partial(_write_parts, parts))
 
     def put_new(self, path: str, chunks: Callable[[], Iterable[Bytes]]) -> FileEntry:
         """Stage a file the last build did not write, its bytes written as `chunks()` makes
@@ -257,6 +255,8 @@ class StagingWriter:
         try:
             return make(target)
         except FileNotFoundError:
+            if os.path.lexists(target):  # raised by what made the bytes, not by a missing folder
+                raise
             os.makedirs(os.path.dirname(target), exist_ok=True)
             return make(target)
 
@@ -323,15 +323,14 @@ def _write_parts(
 
 
 def _written_digested(chunks: Callable[[], Iterable[Bytes]], target: str) -> FileEntry:
-    hasher = hashlib.sha256()
+    digest = FileDigest()
     with open(target, "xb") as stream:  # buffered: pieces are small
         for chunk in chunks():
-            hasher.update(chunk)
+            digest.update(chunk)
             stream.write(chunk)
         stream.flush()
         stat = os.fstat(stream.fileno())
-    digest = hasher.digest()[:DIGEST_SIZE].hex()
-    return FileEntry(digest, stat.st_size, stat.st_mtime_ns, stat.st_ino)
+    return FileEntry(digest.hex(), stat.st_size, stat.st_mtime_ns, stat.st_ino)
 
 
 def _exchange(a: Path, b: Path) -> bool:

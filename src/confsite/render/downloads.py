@@ -51,25 +51,38 @@ def stage_downloads(
     """Stage every download, one at a time (each holds every paper, so each is large), and
     record in `cache` (one per output folder, beside its manifest) where their pieces lie,
     for the next build. `digests` are the papers' (see `record_digest`), in site order."""
-    previous = load_pickle(cache, fingerprint, DownloadPieces)
-    if previous is not None and previous.base_url != site.base_url:
-        previous = None
+    last_pieces = load_pickle(cache, fingerprint, DownloadPieces)
+    if last_pieces is not None and last_pieces.base_url != site.base_url:
+        last_pieces = None
     staged: dict[str, FileEntry] = {}
     recorded: dict[str, tuple[str, Spans]] = {}
     for name, download in DOWNLOADS.items():
+        was = last_pieces.files.get(name) if last_pieces is not None else None
         spans: Spans = {}
-        if name not in writer.previous.files:  # a first build: every piece made, none linked
-            made = partial(_spliced, download, site, digests, {}, spans)
-            staged[name] = writer.put_new(name, made)  # pieces written as they are made
-        else:
-            was = previous.files.get(name) if previous is not None else None
-            with _old_pieces(writer.current_file(name), was) as (old, old_spans):
-                parts = list(_spliced(download, site, digests, old_spans, spans))
-                staged[name] = writer.put_parts(name, partial(_buffers_closed, parts, old))
-            del parts  # before the next file is made
+        staged[name] = _staged_download(name, download, site, digests, writer, was, spans)
         recorded[name] = (staged[name].digest, spans)
     save_pickle(cache, fingerprint, DownloadPieces(site.base_url, recorded))
     return staged
+
+
+def _staged_download(
+    name: str,
+    download: Download,
+    site: Site,
+    digests: list[bytes],
+    writer: StagingWriter,
+    was: tuple[str, Spans] | None,
+    spans: Spans,
+) -> FileEntry:
+    """One download staged, its pieces' places recorded in `spans`. A file the last build
+    did not write is written as its pieces are made: nothing needs its digest before (a
+    download is hundreds of megabytes at archive scale)."""
+    if name not in writer.previous.files:
+        return writer.put_new(name, partial(_spliced, download, site, digests, {}, spans))
+    with _old_pieces(writer.current_file(name), was) as (old, old_spans):
+        # Listed first: the file the last build wrote is linked if the bytes are the same.
+        parts = list(_spliced(download, site, digests, old_spans, spans))
+        return writer.put_parts(name, partial(_buffers_closed, parts, old))
 
 
 @contextmanager

@@ -120,7 +120,7 @@ class RenderJob:
         site, views = self.views.site, self.views
         digests = [views.record_digest(paper) for paper in site.papers]
         files = stage_downloads(site, self.writer, self.downloads_cache, self.salt, digests)
-        # Each download was made of a piece per paper, freed in small blocks: given back, the
+        # Each download's pieces, one per paper, are freed in small blocks: given back, the
         # worker's memory through the paper pages was 200 MB less at 100,000 papers.
         freed_memory_returned()
         return [(name, entry, False) for name, entry in files.items()], digests

@@ -117,10 +117,10 @@ def related_papers(
         changed = None
     if previous is None or changed is None:
         nearest, unranked = _afresh(ids, terms, matrix, term_weights, threads), None
-    elif len(changed) == 0:  # the same texts: ids alone may differ, and ties break by id
-        same_ids = previous.ids == tuple(ids)
-        nearest = previous if same_ids else dataclasses.replace(previous, ids=tuple(ids))
-        unranked = np.arange(0) if same_ids else None
+    elif len(changed) == 0 and previous.ids == tuple(ids):  # nothing changed
+        nearest, unranked = previous, np.arange(0)
+    elif len(changed) == 0:  # the same texts, new ids: ties break by id, so every paper
+        nearest, unranked = dataclasses.replace(previous, ids=tuple(ids)), None
     else:
         nearest, unranked = _updated_nearest(
             previous, ids, terms, matrix, term_weights, changed, threads
@@ -135,8 +135,8 @@ def related_papers(
 
 
 def _ranked_where(nearest: Nearest, rows: np.ndarray | None) -> Nearest:
-    """`nearest` with the papers of `rows` ranked again by its scores (None: every paper),
-    the others' related papers kept."""
+    """`nearest` with the papers of `rows` ranked again by its scores (None: every paper;
+    none: `nearest` itself), the others' related papers kept."""
     import numpy as np
 
     if rows is None:
@@ -158,7 +158,8 @@ def _afresh(
     term_weights: np.ndarray,
     threads: int,
 ) -> Nearest:
-    """Every stage computed for every paper, but the ranking (see `_ranked_where`)."""
+    """Every stage computed for every paper but the ranking: its `best` is empty until
+    `_ranked_where` ranks every paper."""
     cut = signatures(matrix) if at_archive_scale(len(terms)) else None
     searched = matrix if cut is None else cut
     candidates = _best(searched, searched.T.tocsr(), threads)
@@ -180,7 +181,7 @@ def _updated_nearest(
     """`previous` brought up to date where the `changed` rows' vectors make a difference:
     their signatures; the candidates of the papers whose lists they enter or leave; those
     papers' scores. And the papers to rank again (see `_ranked_where`): those, or every
-    paper if the ids changed."""
+    paper (None) if the ids changed, whose `best` is then empty until ranked."""
     cut = previous.signatures
     if cut is not None:
         cut = renumbered(cut, previous.vocabulary, terms.vocabulary)

@@ -420,7 +420,7 @@ class Views:
 
     def card_digests(self, paper: Paper) -> CardDigests:
         """The digests of a paper's cards: for an unchanged paper whose authors' slugs are
-        as they were, the last build's, without making its card (see `_known_card`).
+        as they were, the last build's, without making its card (see `_known_digests`).
         Made once per paper and process."""
         made = self._card_digests.get(paper.id)
         if made is None:

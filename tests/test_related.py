@@ -31,10 +31,11 @@ from confsite.render.terms import (
 
 def ranked_by_id(ids: list[str], candidates, rows=None) -> dict[str, list[str]]:  # noqa: ANN001
     """The related papers of every paper (or of `rows`), by id."""
+    ranked = ranked_rows(ids, candidates, rows)
     rows = np.arange(len(ids)) if rows is None else rows
     return {
         ids[row]: [ids[other] for other in kept]
-        for row, kept in zip(rows.tolist(), ranked_rows(ids, candidates, rows), strict=True)
+        for row, kept in zip(rows.tolist(), ranked, strict=True)
     }
 
 

@@ -109,8 +109,6 @@ def related_papers(
     """For each paper id, the ids of the most similar other papers, most similar first; and
     what a later call needs to redo only what changed since (`previous`, from an earlier call;
     returned itself when nothing changed)."""
-    import numpy as np
-
     matrix, term_weights = tfidf_matrix(terms)
     changed = None if previous is None else _changed_rows(previous, terms, term_weights)
     if changed is not None and len(changed) > MAX_CHANGED_SHARE * len(terms):
@@ -118,7 +116,7 @@ def related_papers(
     if previous is None or changed is None:
         nearest, unranked = _afresh(ids, terms, matrix, term_weights, threads), None
     elif len(changed) == 0 and previous.ids == tuple(ids):  # nothing changed
-        nearest, unranked = previous, np.arange(0)
+        return _related_by_id(previous), previous
     elif len(changed) == 0:  # the same texts, new ids: ties break by id, so every paper
         nearest, unranked = dataclasses.replace(previous, ids=tuple(ids)), None
     else:
@@ -127,25 +125,24 @@ def related_papers(
         )
     del matrix  # before ranking, the corpus worker's peak at archive scale
     nearest = _ranked_where(nearest, unranked)
-    related = {
+    return _related_by_id(nearest), nearest
+
+
+def _related_by_id(nearest: Nearest) -> dict[str, tuple[str, ...]]:
+    ids = nearest.ids
+    return {
         paper_id: tuple(ids[other] for other in best)
         for paper_id, best in zip(ids, nearest.best, strict=True)
     }
-    return related, nearest
 
 
 def _ranked_where(nearest: Nearest, rows: np.ndarray | None) -> Nearest:
-    """`nearest` with the papers of `rows` ranked again by its scores (None: every paper;
-    none: `nearest` itself), the others' related papers kept."""
-    import numpy as np
-
-    if rows is None:
-        every = np.arange(len(nearest.ids))
-        return dataclasses.replace(nearest, best=ranked_rows(nearest.ids, nearest.scores, every))
-    if len(rows) == 0:
-        return nearest
-    best = list(nearest.best)
+    """`nearest` with the papers of `rows` ranked again by its scores (None: every paper),
+    the others' related papers kept."""
     ranked = ranked_rows(nearest.ids, nearest.scores, rows)
+    if rows is None:
+        return dataclasses.replace(nearest, best=ranked)
+    best = list(nearest.best)
     for row, kept in zip(rows.tolist(), ranked, strict=True):
         best[row] = kept
     return dataclasses.replace(nearest, best=tuple(best))
@@ -450,16 +447,16 @@ def _lowest_of_full_lists(candidates: csr_matrix, length: int) -> np.ndarray:
 
 
 def ranked_rows(
-    ids: Sequence[str], candidates: csr_matrix, rows: np.ndarray
+    ids: Sequence[str], candidates: csr_matrix, rows: np.ndarray | None = None
 ) -> tuple[tuple[int, ...], ...]:
-    """Per paper of `rows`, the rows of its related papers, most similar first.
-    Similarities are rounded, so that ties break by id whichever order the product found
-    them in. Ranking every paper reads the candidates in place: a copy of them all was
-    half the ranking's memory at archive scale."""
+    """Per paper of `rows` (None: every paper), the rows of its related papers, most
+    similar first. Similarities are rounded, so that ties break by id whichever order the
+    product found them in. Every paper is ranked from the candidates in place: a copy of
+    them all was half the ranking's memory at archive scale."""
     import numpy as np
 
-    every_row = len(rows) == candidates.shape[0] and bool((rows == np.arange(len(rows))).all())
-    picked = candidates if every_row else candidates[rows]  # not a copy of every candidate
+    picked = candidates if rows is None else candidates[rows]
+    rows = np.arange(candidates.shape[0]) if rows is None else rows
     contenders = by_row_blocks(lambda block, where: _contenders(block, rows[where]), picked)
     indptr, columns, scores = contenders.indptr.tolist(), contenders.indices, contenders.data
     return tuple(

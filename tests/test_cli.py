@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import time
+import types
 from pathlib import Path
 
 import pytest
@@ -216,6 +217,30 @@ def test_summary_of_the_small_site(tmp_path: Path) -> None:
     assert timing is not None, result.stdout
     phases = [part.split()[0] for part in timing.group(1).split(", ")]
     assert phases == ["config", "read", "normalize", "site", "render", "write"]
+
+
+def test_the_command_keeps_its_build_until_it_exits(tmp_path: Path, monkeypatch) -> None:
+    """`run`, which ends the process with `os._exit`, keeps what the build made rather than
+    freeing it object by object before exiting; `main` alone, called by a process that goes
+    on, keeps nothing."""
+    from confsite.cli import commands
+
+    project = small_project(tmp_path)
+    monkeypatch.chdir(project)
+    assert confsite("build", "-q", cwd=project).returncode == 0
+    assert commands._kept_until_exit is None
+
+    def exited(status: int) -> None:
+        raise SystemExit(status)
+
+    # Only the command's own exit: forked children end with os._exit too.
+    monkeypatch.setattr(commands, "os", types.SimpleNamespace(_exit=exited))
+    monkeypatch.setattr(commands, "_kept_until_exit", None)
+    with pytest.raises(SystemExit) as ended:
+        commands.run(["build", "-q", "--no-cache"])
+    assert ended.value.code == 0
+    [kept] = commands._kept_until_exit
+    assert len(kept.papers) == 4
 
 
 def test_problems_are_one_line_each_grouped_by_kind_with_file_and_line(tmp_path: Path) -> None:

@@ -200,7 +200,7 @@ def _built_anew(
                 last,
             )
         writer.finish(rendered.files)
-        found.reading.save_digests(rendered.digests, this_build)
+        found.reading.save_digests(rendered.digests_made, this_build)
         timer.lap("render")
     told = diagnostics.problems[found.told :]
     result.report = report_of(reads, papers, result.authors, told, from_inputs - found.told)
@@ -223,7 +223,7 @@ def digests_of_this_site(found: _Inputs) -> PaperDigests:
     """What the last build digested of every paper, when it is the build whose site and
     manifest this folder holds: render/unchanged.py takes pages that show unchanged papers
     from the current site without keying them. The paper digests are the project's, saved
-    before the site is swapped in and the manifest saved: a build to another folder, or one
+    as the site is swapped in and the manifest saved: a build to another folder, or one
     whose swap or manifest failed, saved digests of papers the files here do not show."""
     last = found.reading.last_digests
     return last if last.build and last.build == found.previous.build else PaperDigests()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -118,7 +118,7 @@ class CachedReading:
         self.inputs_key = hex_digest(fingerprint, located, self.keys, overrides_bytes)
         self.fresh: set[int] = set()  # sources read anew, not taken from the cache
         self._made: dict[int, CachedSource | ConfsiteError] = {}  # those sources, read
-        self._saving = ForkedWork(None)
+        self._saving = self._saving_digests = ForkedWork(None)
         # After merging: the ids of papers merged from the very entries the last build
         # merged them from, and of papers no override changed (see `known_digests`).
         self._kept: set[str] = set()
@@ -275,9 +275,15 @@ class CachedReading:
         were: an override's result is a new paper each build)."""
         return self.last_digests.only(self._kept & self._own)
 
-    def save_digests(self, made: PaperDigests, build: str) -> None:
+    def save_digests(self, digests_made: Callable[[], PaperDigests], build: str) -> None:
         """Keep this build's paper digests for the next one (see `known_digests`), marked
-        with `build`."""
+        with `build`: made and saved by a forked child (1 s at 100,000 papers), while this
+        process saves the manifest and tells the summary. Whichever of the two is saved
+        first, the build marks keep a next build from taking digests of another site."""
+        self._saving_digests = forked(self._save_digests, digests_made, build)
+
+    def _save_digests(self, digests_made: Callable[[], PaperDigests], build: str) -> None:
+        made = digests_made()
         path = self.path.with_name(PAPER_DIGESTS_FILE) if self.path else None
         # The few papers an override changed, found by a set difference in C: sorted, as a
         # Python test per paper would cost 100,000 of them at the end of every build.
@@ -291,8 +297,9 @@ class CachedReading:
         save_pickle(path, self.fingerprint, own)
 
     def saved(self) -> None:
-        """Waits until the cache `merge` made is saved."""
+        """Waits until the cache `merge` made and the paper digests are saved."""
         self._saving.wait()
+        self._saving_digests.wait()
 
 
 def _plausibility(read: RecordsRead) -> Iterator[tuple[Problem, ...]]:

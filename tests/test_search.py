@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import dataclasses
 import itertools
 import json
 import random
@@ -105,6 +106,25 @@ def test_the_build_indexes_the_texts_search_documents_hold(seeds_build) -> None:
     terms = TermCache(None, b"").paper_terms(site.papers)
     built = search_index.encode_index(*search_index.site_terms(site, terms))
     assert built == compact_index(documents) and len(built.shards) > 4
+
+
+@pytest.mark.parametrize("name", ["Jos\\'{e} Garc\\'{\\i}a", "$\\alpha$ Team", "**Ada** Lovelace"])
+def test_an_author_name_with_tex_or_markup_is_indexed_as_its_document_has_it(
+    seeds_build, name: str
+) -> None:
+    """`site_terms` counts a list holding a name that is not plain whole (TeX may read
+    across its lines), and the other lists name by name: the index is still the one made
+    from `search_document`s."""
+    from confsite.cache.terms import TermCache
+
+    papers = list(seeds_build.papers)
+    papers[3] = dataclasses.replace(papers[3], authors=(*papers[3].authors, name))
+    site = build_site(seeds_build.config, papers, (), None, Diagnostics())
+    documents = [search_document(n, paper, site) for n, paper in enumerate(site.papers)]
+    terms = TermCache(None, b"").paper_terms(site.papers)
+    assert search_index.encode_index(*search_index.site_terms(site, terms)) == compact_index(
+        documents
+    )
 
 
 def test_the_built_site_has_every_search_file_whoever_made_it(seeds_build) -> None:

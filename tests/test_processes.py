@@ -282,6 +282,25 @@ def test_a_child_killed_in_the_middle_of_sending_a_result_is_told_as_stopped() -
     ]
 
 
+FORKED_NICENESS = """
+import os, sys
+from confsite.output.processes import forked
+def note(path):
+    with open(path, "w") as stream:
+        stream.write(str(os.nice(0)))
+forked(note, sys.argv[1]).wait()
+print(os.nice(0), open(sys.argv[1]).read())
+"""
+
+
+def test_forked_work_runs_below_the_builds_priority(tmp_path: Path) -> None:
+    """Saving a cache, which only the build's end waits for, yields the cores to the corpus
+    worker and the main process."""
+    [line] = run_script(FORKED_NICENESS, str(tmp_path / "niceness"))
+    own, child = map(int, line.split())
+    assert child == min(19, own + 10)
+
+
 def test_made_here_when_asked() -> None:
     made = []
 

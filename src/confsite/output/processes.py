@@ -52,6 +52,12 @@ def forks(jobs: int) -> bool:
     return jobs > 1 and fork_is_safe()
 
 
+# Work done beside a build that nothing waits for until it ends (saving a cache) or at all
+# (deleting a replaced site) runs at this niceness, as the page workers do (see
+# render/pages.py): whatever the build waits for comes first.
+BACKGROUND_NICENESS = 10
+
+
 def run_detached(work: Callable[..., Any], *args: Any) -> None:
     """Run `work(*args)` in a detached process: deleting a replaced site or linking a spare
     takes seconds at scale, and the build is done once the new site is in place. Where
@@ -71,7 +77,7 @@ def run_detached(work: Callable[..., Any], *args: Any) -> None:
             for stream in (0, 1, 2):  # release the caller's pipes at once
                 os.dup2(devnull, stream)
             os.closerange(3, 1024)
-            os.nice(10)  # the user's next build comes first
+            os.nice(BACKGROUND_NICENESS)  # the user's next build comes first
             work(*args)
     finally:
         os._exit(0)
@@ -176,7 +182,10 @@ class ForkedWork:
 def forked(work: Callable[..., Any], *args: Any) -> ForkedWork:
     """`work(*args)` in a forked child, on data as it is now (the caller may drop or change
     it meanwhile), while this process goes on; done here where forking is not safe. For work
-    whose failure does not matter (saving a cache): the child's errors are ignored."""
+    whose failure does not matter (saving a cache): the child's errors are ignored. It runs
+    below the build's priority, as only the build's end waits for it: the input cache's
+    child took a third of each core from the corpus worker, whose result the workers wait
+    for, and the main process, which then waits on its own core long enough to save it."""
     if not fork_is_safe():
         work(*args)
         return ForkedWork(None)
@@ -187,6 +196,7 @@ def forked(work: Callable[..., Any], *args: Any) -> ForkedWork:
             try:
                 gc.disable()
                 die_with_parent(parent)
+                os.nice(BACKGROUND_NICENESS)
                 work(*args)
             finally:
                 os._exit(0)

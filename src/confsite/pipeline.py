@@ -200,7 +200,7 @@ def _built_anew(
                 last,
             )
         writer.finish(rendered.files)
-        found.reading.save_digests(rendered.digests_made, this_build)
+        found.reading.save_digests(rendered.digests, this_build)
         timer.lap("render")
     told = diagnostics.problems[found.told :]
     result.report = report_of(reads, papers, result.authors, told, from_inputs - found.told)

@@ -3,7 +3,6 @@ downloads, the search index from the terms the corpus worker counted, and the as
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -51,9 +50,7 @@ class RenderResult:
     pages: int = 0
     pages_rendered: int = 0
     workers: int = 1  # processes that rendered
-    # Makes every paper's digests (see Views.digests_made): called by whoever saves them,
-    # which may be a forked child, as making them takes most of a second at archive scale.
-    digests_made: Callable[[], PaperDigests] = PaperDigests
+    digests: PaperDigests = field(default_factory=PaperDigests)  # see Views.digests_made
 
     def add(self, path: str, entry: FileEntry) -> None:
         if path in self.files:
@@ -216,7 +213,7 @@ def render_site(
         result.collect(pages, progress)
         result.collect(downloads_and_listing)
     progress.finish()
-    result.digests_made = functools.partial(views.digests_made, corpus.related())
+    result.digests = views.digests_made(corpus.related())
     for path, data in other_files(site, theme_dir, sorted(result.files)):
         result.add(path, writer.put(path, data))
     for path, entry in search.items():

@@ -3,11 +3,14 @@ session, and a paper's room beside the session it holds for (issue 18)."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
 
+from confsite.diagnostics import Diagnostics
+from confsite.model.site import Site, build_site
 from confsite.pipeline import BuildResult
 
 
@@ -81,3 +84,32 @@ def test_an_overridden_room_holds_in_every_session(tmp_path: Path) -> None:
     overrides.write_text("p:\n  sessions: [Poster 3, Oral 1]\n  room: Room 7\n", encoding="utf-8")
     (moved,) = apply_overrides(load_yaml(overrides, "overrides.yaml"), [paper])
     assert (moved.room_in(a), moved.room_in(b)) == ("Room 7", "Room 7")
+
+
+def places_by_lookup(site: Site) -> dict[str, tuple[tuple[int, int], ...]]:
+    """Each paper's (session number, place in it), found session by session as a reader
+    would: its sessions in its own order, each found among the site's."""
+    numbers = [group.session for group in site.sessions]
+    return {
+        paper.id: tuple(
+            (numbers.index(session), site.sessions[numbers.index(session)].papers.index(paper))
+            for session in paper.sessions
+        )
+        for paper in site.papers
+        if paper.sessions
+    }
+
+
+@pytest.mark.parametrize("turned", [False, True])
+def test_a_papers_places_follow_its_own_order_of_sessions(
+    seeds_build: BuildResult, turned: bool
+) -> None:
+    """`Site.session_places`, found group by group, is in each paper's own order of sessions:
+    the seeds' papers in two sessions as they are, and with their sessions turned around."""
+    papers = [
+        dataclasses.replace(p, sessions=p.sessions[::-1]) if turned and len(p.sessions) > 1 else p
+        for p in seeds_build.papers
+    ]
+    site = build_site(seeds_build.config, papers, (), None, Diagnostics())
+    assert sum(len(p.sessions) > 1 for p in site.papers) >= 5
+    assert site.session_places == places_by_lookup(site)

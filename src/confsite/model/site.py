@@ -144,6 +144,24 @@ class Site:
         return {group.session: group for group in self.sessions}
 
     @cached_property
+    def session_places(self) -> dict[str, tuple[tuple[int, int], ...]]:
+        """Each paper's sessions in the order of its `sessions`, as (the session's number in
+        `sessions`, the paper's place in it), by paper id. Found by session, a paper's places
+        cost a session's generated hash, which runs in Python: a third of a rebuild's
+        unchanged-page checks at 100,000 papers."""
+        placed: dict[str, list[tuple[int, int]]] = {}
+        for number, group in enumerate(self.sessions):
+            for index, paper in enumerate(group.papers):
+                placed.setdefault(paper.id, []).append((number, index))
+        number_of = {group.session: number for number, group in enumerate(self.sessions)}
+        for paper in self.papers:
+            if len(paper.sessions) > 1:  # placed in the order of the site's sessions
+                place_in = dict(placed[paper.id])
+                numbers = [number_of[session] for session in paper.sessions]
+                placed[paper.id] = [(number, place_in[number]) for number in numbers]
+        return {paper_id: tuple(places) for paper_id, places in placed.items()}
+
+    @cached_property
     def collection_of(self) -> dict[CollectionKey, Collection]:
         return {(c.conference, c.year): c for c in self.collections}
 

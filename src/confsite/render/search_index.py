@@ -379,15 +379,16 @@ def document_store(papers: tuple[Paper, ...], site: Site) -> dict[str, Any]:
     one string each (a page splits a few long strings far faster than it parses ten thousand
     small arrays). Session, collection and presentation names are listed once. What a
     result shows is in `card_files`."""
-    sessions = list(site.sessions)
-    session_number = {group.session: i for i, group in enumerate(sessions)}
+    sessions, places = list(site.sessions), site.session_places
     collections = list(site.collections)
     collection_number = {(c.conference, c.year): i for i, c in enumerate(collections)}
     presentations = sorted({p.presentation for p in papers if p.presentation})
     presentation_number = {name: str(i) for i, name in enumerate(presentations)}
     column = RECORD.join
     return {
-        "sessions": column(UNIT.join(str(session_number[s]) for s in p.sessions) for p in papers),
+        "sessions": column(
+            UNIT.join(str(number) for number, _ in places.get(p.id, ())) for p in papers
+        ),
         "collection": column(str(collection_number[(p.conference, p.year)]) for p in papers),
         "presentation": column(presentation_number.get(p.presentation or "", "") for p in papers),
         "award": "".join("1" if p.awards else "0" for p in papers),

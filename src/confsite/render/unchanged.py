@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..cache.digests import PaperDigests, text_digest
+from ..cache.digests import PaperDigests
 from ..cache.page_keys import context_digest
 from ..model.site import Site
 
@@ -51,11 +51,6 @@ def _brief_same(last: PaperDigests, now: PaperDigests, paper_id: str) -> bool:
     return before is not None and after is not None and before[:2] == after[:2]
 
 
-def related_digest(paper_ids: Iterable[str]) -> bytes:
-    """A digest of a paper's related papers, by id (ids hold no NUL)."""
-    return text_digest("\0".join(paper_ids))
-
-
 @dataclass(frozen=True)
 class Unchanged:
     """The papers a rebuild knows are as the last build made them, and each one's related
@@ -64,7 +59,7 @@ class Unchanged:
     `briefs_same`: the structure and every paper's brief card are the last build's."""
 
     changed: frozenset[str] | None = None
-    related: dict[str, bytes] = field(default_factory=dict)
+    related: dict[str, tuple[str, ...]] = field(default_factory=dict)
     briefs_same: bool = False
 
     @classmethod
@@ -86,5 +81,5 @@ class Unchanged:
     def none_changed(self, paper_ids: Iterable[str]) -> bool:
         return self.changed is not None and self.changed.isdisjoint(paper_ids)
 
-    def same_related(self, paper_id: str, related: Iterable[str]) -> bool:
-        return self.related.get(paper_id) == related_digest(related)
+    def same_related(self, paper_id: str, related: tuple[str, ...]) -> bool:
+        return self.related.get(paper_id) == related

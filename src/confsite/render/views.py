@@ -7,7 +7,7 @@ presentation code.
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from typing import Any
@@ -19,7 +19,7 @@ from ..cache.page_keys import Digested, context_digest
 from ..model import urls
 from ..model.authors import Author, display_case, index_letter, person_order
 from ..model.content import ContentPage
-from ..model.records import Paper, Session
+from ..model.records import Paper
 from ..model.site import Collection, CollectionKey, SessionGroup, Site, collection_label
 from ..text.rich import render_abstract, render_rich_line
 from .ahead import MarkupAhead
@@ -27,7 +27,7 @@ from .citation import citation_of
 from .labels import badges, stand_in, title_text
 from .metadata import paper_details, reading_links
 from .not_found import not_found_context
-from .unchanged import Unchanged, related_digest, structure_digest
+from .unchanged import Unchanged, structure_digest
 
 FULL_CARDS_KEPT = 20_000  # see Views.__init__
 # A listing names at most this many authors of a paper; its own page names them all. Without a
@@ -314,10 +314,10 @@ class Views:
         sessions, the author index's letters), so that processes forked after this inherit
         it instead of each making it again. What only pages to be keyed share is made once
         it is known which those are (see `prepare_keyed`)."""
-        for name in ("paper_by_id", "author_by_name", "session_by_key", "collection_of"):
+        lookups = ("paper_by_id", "author_by_name", "session_by_key", "session_places")
+        for name in (*lookups, "collection_of"):
             getattr(self.site, name)
-        for name in ("_positions", "_letters"):
-            getattr(self, name)
+        _ = self._letters
 
     def prepare_keyed(self) -> None:
         """After `prepare_unchanged`, what the pages that will be keyed share, made before
@@ -346,14 +346,10 @@ class Views:
             self._listed_digest(paper)
         return [self.card(paper, brief=True) for paper in self.site.papers]
 
-    @cached_property
-    def _positions(self) -> dict[tuple[Session, str], int]:
-        """Where each paper stands in each of its sessions."""
-        return {
-            (group.session, paper.id): index
-            for group in self.site.sessions
-            for index, paper in enumerate(group.papers)
-        }
+    def _placements(self, paper: Paper) -> Iterator[tuple[SessionGroup, int]]:
+        """Each of the paper's sessions, in the order of its `sessions`, and its place there."""
+        groups, places = self.site.sessions, self.site.session_places.get(paper.id, ())
+        return ((groups[number], index) for number, index in places)
 
     @cached_property
     def _author_place(self) -> dict[str, int]:
@@ -448,12 +444,11 @@ class Views:
 
     def digests_made(self, related: dict[str, tuple[str, ...]]) -> PaperDigests:
         """Every paper's digest and card's digests this process made or was given, with the
-        site's structure and the digests of the papers' `related` papers."""
+        site's structure and the papers' `related` papers."""
         cards = {paper.id: self.card_digests(paper) for paper in self.site.papers}
-        related_made = {paper_id: related_digest(ids) for paper_id, ids in related.items()}
         records = dict(self._record_digests)
         return PaperDigests(
-            self.paper_digests, cards, "", self.structure, related_made, records=records
+            self.paper_digests, cards, "", self.structure, dict(related), records=records
         )
 
     # --- pages ---------------------------------------------------------------------------
@@ -668,9 +663,7 @@ class Views:
 
     def neighbours(self, paper: Paper) -> list[dict[str, Any]]:
         result = []
-        for session in paper.sessions:
-            group = self.site.session_by_key[session]
-            index = self._positions[(session, paper.id)]
+        for group, index in self._placements(paper):
             previous = group.papers[index - 1] if index > 0 else None
             following = group.papers[index + 1] if index + 1 < len(group.papers) else None
             result.append(
@@ -679,7 +672,7 @@ class Views:
                     "url": urls.paged_url(group.url, index // CARDS_PER_PAGE + 1),
                     "position": index + 1,
                     "count": len(group.papers),
-                    "room": paper.room_in(session),
+                    "room": paper.room_in(group.session),
                     "previous": self.card(previous, brief=True) if previous else None,
                     "next": self.card(following, brief=True) if following else None,
                 }
@@ -716,9 +709,7 @@ class Views:
             return False
         related = self.related.get(paper.id, ())
         shown = [paper.id, *related]
-        for session in paper.sessions:
-            group = self.site.session_by_key[session]
-            index = self._positions[(session, paper.id)]
+        for group, index in self._placements(paper):
             shown += [p.id for p in group.papers[max(0, index - 1) : index + 2]]
         unchanged = self.unchanged
         return unchanged.none_changed(shown) and unchanged.same_related(paper.id, related)
@@ -786,16 +777,14 @@ class Views:
             self._card_making(paper).full_digest,
             self.record_digest(paper),
             site.collection_of[(paper.conference, paper.year)].url,
-            [self._neighbours_made_from(paper, session) for session in paper.sessions],
+            [self._neighbours_made_from(*place) for place in self._placements(paper)],
             related,
         )
         return context_digest(made_from, salt).hex()
 
-    def _neighbours_made_from(self, paper: Paper, session: Session) -> tuple[Any, ...]:
-        """What `neighbours` shows of a session: the session, the paper's place in it, and the
-        papers on either side."""
-        group = self.site.session_by_key[session]
-        index = self._positions[(session, paper.id)]
+    def _neighbours_made_from(self, group: SessionGroup, index: int) -> tuple[Any, ...]:
+        """What `neighbours` shows of a session: the session, a paper's place in it (`index`),
+        and the papers on either side."""
         around = group.papers[max(0, index - 1) : index + 2]
         briefs = [self._card_making(p).brief.key_digest for p in around]
         return group.label, group.url, index, len(group.papers), briefs

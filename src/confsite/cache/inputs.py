@@ -280,7 +280,8 @@ class CachedReading:
         with `build`: saved by a forked child (0.7 s at 100,000 papers), while this process
         saves the manifest and tells the summary. Whichever of the two is saved first, the
         build marks keep a next build from taking digests of another site."""
-        self._saving_digests = forked(self._save_digests, made, build)
+        if self.path is not None:  # else a build without caches: nothing is kept
+            self._saving_digests = forked(self._save_digests, made, build)
 
     def _save_digests(self, made: PaperDigests, build: str) -> None:
         path = self.path.with_name(PAPER_DIGESTS_FILE) if self.path else None

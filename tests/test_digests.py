@@ -15,7 +15,7 @@ def digests_of(ids: list[str]) -> PaperDigests:
         cards={i: ((f"slug-{i}",), b"brief", b"full") for i in ids},
         inputs_key="inputs",
         structure=b"structure",
-        related={i: f"related {i}".encode() for i in reversed(ids)},
+        related={i: (f"related {i}",) for i in reversed(ids)},
         build="build",
         records={i: f"record {i}".encode() for i in ids[1:]},  # one paper without
     )

@@ -301,6 +301,22 @@ def test_forked_work_runs_below_the_builds_priority(tmp_path: Path) -> None:
     assert child == min(19, own + 10)
 
 
+def test_forked_work_is_done_here_when_no_child_can_be_made(monkeypatch) -> None:
+    """A cache's saving must not fail a build that has run out of processes or memory."""
+    import confsite.output.processes as processes
+
+    tried, done = [], []
+
+    def no_fork() -> int:
+        tried.append(True)
+        raise OSError("Cannot allocate memory")
+
+    monkeypatch.setattr(processes, "fork_is_safe", lambda: True)
+    monkeypatch.setattr(processes.os, "fork", no_fork)
+    processes.forked(done.append, "saved").wait()
+    assert tried and done == ["saved"]
+
+
 def test_made_here_when_asked() -> None:
     made = []
 

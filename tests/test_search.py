@@ -108,7 +108,9 @@ def test_the_build_indexes_the_texts_search_documents_hold(seeds_build) -> None:
     assert built == compact_index(documents) and len(built.shards) > 4
 
 
-@pytest.mark.parametrize("name", ["Jos\\'{e} Garc\\'{\\i}a", "$\\alpha$ Team", "**Ada** Lovelace"])
+@pytest.mark.parametrize(
+    "name", ["Jos\\'{e} Garc\\'{\\i}a", "$\\alpha$ Team", "[Ada](https://example.org) Lovelace"]
+)
 def test_an_author_name_with_tex_or_markup_is_indexed_as_its_document_has_it(
     seeds_build, name: str
 ) -> None:

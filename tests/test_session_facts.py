@@ -10,6 +10,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from confsite.diagnostics import Diagnostics
+from confsite.model.records import Paper
 from confsite.model.site import Site, build_site
 from confsite.pipeline import BuildResult
 
@@ -100,16 +101,23 @@ def places_by_lookup(site: Site) -> dict[str, tuple[tuple[int, int], ...]]:
     }
 
 
+def turned_around(paper: Paper) -> Paper:
+    """The paper with its sessions, and what is parallel to them, in the other order."""
+    return dataclasses.replace(
+        paper,
+        sessions=paper.sessions[::-1],
+        session_order=paper.session_order[::-1],
+        session_rooms=paper.session_rooms[::-1],
+    )
+
+
 @pytest.mark.parametrize("turned", [False, True])
 def test_a_papers_places_follow_its_own_order_of_sessions(
     seeds_build: BuildResult, turned: bool
 ) -> None:
     """`Site.session_places`, found group by group, is in each paper's own order of sessions:
     the seeds' papers in two sessions as they are, and with their sessions turned around."""
-    papers = [
-        dataclasses.replace(p, sessions=p.sessions[::-1]) if turned and len(p.sessions) > 1 else p
-        for p in seeds_build.papers
-    ]
+    papers = [turned_around(p) if turned and len(p.sessions) > 1 else p for p in seeds_build.papers]
     site = build_site(seeds_build.config, papers, (), None, Diagnostics())
     assert sum(len(p.sessions) > 1 for p in site.papers) >= 5
     assert site.session_places == places_by_lookup(site)

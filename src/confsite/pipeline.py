@@ -209,6 +209,7 @@ def _built_anew(
     result.pages, result.pages_rendered = rendered.pages, rendered.pages_rendered
     result.workers = rendered.workers
     _count(result, current, found.previous)
+    found.reading.saved()  # within the build's time, as saving was before its child did it
     timer.lap("write")
     return result
 

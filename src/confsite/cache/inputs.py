@@ -278,13 +278,13 @@ class CachedReading:
     def save_digests(self, made: PaperDigests, build: str) -> None:
         """Keep this build's paper digests for the next one (see `known_digests`), marked
         with `build`: saved by a forked child (0.7 s at 100,000 papers), while this process
-        saves the manifest and tells the summary. Whichever of the two is saved first, the
+        swaps the site in and saves the manifest. Whichever of the two is saved first, the
         build marks keep a next build from taking digests of another site."""
         if self.path is not None:  # else a build without caches: nothing is kept
-            self._saving_digests = forked(self._save_digests, made, build)
+            path = self.path.with_name(PAPER_DIGESTS_FILE)
+            self._saving_digests = forked(self._save_digests, path, made, build)
 
-    def _save_digests(self, made: PaperDigests, build: str) -> None:
-        path = self.path.with_name(PAPER_DIGESTS_FILE) if self.path else None
+    def _save_digests(self, path: Path, made: PaperDigests, build: str) -> None:
         # The few papers an override changed, found by a set difference in C: sorted, as a
         # Python test per paper would cost 100,000 of them at the end of every build.
         overridden = {i: made.cards[i] for i in sorted(made.cards.keys() - self._own)}

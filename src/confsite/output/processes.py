@@ -191,12 +191,17 @@ def forked(work: Callable[..., Any], *args: Any) -> ForkedWork:
         return ForkedWork(None)
     parent = os.getpid()
     with objects_frozen():
-        child = os.fork()
+        try:
+            child = os.fork()
+        except OSError:  # no memory or process left for a child: a cache is not worth a build
+            work(*args)
+            return ForkedWork(None)
         if child == 0:
             try:
                 gc.disable()
                 die_with_parent(parent)
-                os.nice(BACKGROUND_NICENESS)
+                with contextlib.suppress(OSError):  # not allowed in a sandbox: run as it is
+                    os.nice(BACKGROUND_NICENESS)
                 work(*args)
             finally:
                 os._exit(0)

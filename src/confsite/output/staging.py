@@ -323,13 +323,15 @@ def _write_parts(
 
 
 def _written_digested(chunks: Callable[[], Iterable[Bytes]], target: str) -> FileEntry:
+    """`_write_parts` of the chunks, digested as they pass."""
     digest = FileDigest()
-    with open(target, "xb") as stream:  # buffered: pieces are small
+
+    def digested() -> Iterator[Bytes]:
         for chunk in chunks():
             digest.update(chunk)
-            stream.write(chunk)
-        stream.flush()
-        stat = os.fstat(stream.fileno())
+            yield chunk
+
+    stat = _write_parts(lambda: contextlib.nullcontext(digested()), target)
     return FileEntry(digest.hex(), stat.st_size, stat.st_mtime_ns, stat.st_ino)
 
 

@@ -448,7 +448,7 @@ class Views:
         cards = {paper.id: self.card_digests(paper) for paper in self.site.papers}
         records = dict(self._record_digests)
         return PaperDigests(
-            self.paper_digests, cards, "", self.structure, dict(related), records=records
+            self.paper_digests, cards, "", self.structure, related, records=records
         )
 
     # --- pages ---------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,8 +22,8 @@ def run_check(site: Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module")
-def unicode_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    project = tmp_path_factory.mktemp("unicode") / "project"
+def unicode_build(module_folder: Callable[[str], Path]) -> Path:
+    project = module_folder("unicode") / "project"
     shutil.copytree(REPO / "tests" / "fixtures" / "unicode", project)
     return build(BuildOptions(project / "site.yaml", project / "_site"), Diagnostics()).out_dir
 

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 import types
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -455,9 +456,9 @@ def test_the_readme_documents_every_config_key() -> None:
 
 
 @pytest.fixture(scope="module")
-def seeds_summary(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
+def seeds_summary(module_folder: Callable[[str], Path]) -> dict[str, list[str]]:
     """The summary table of `confsite build` of the repository's seeds."""
-    out = tmp_path_factory.mktemp("seeds-site") / "site"
+    out = module_folder("seeds-site") / "site"
     result = confsite("build", "--out", out, cwd=REPO)
     assert result.returncode == 0, result.stderr
     return summary_rows(result.stdout)

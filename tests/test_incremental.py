@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -76,9 +77,9 @@ def edit_abstract(config: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def seeds_project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, BuildResult]:
+def seeds_project(module_folder: Callable[[str], Path]) -> tuple[Path, Path, BuildResult]:
     """The seeds built once; tests copy the project and its site before changing anything."""
-    root = tmp_path_factory.mktemp("incremental")
+    root = module_folder("incremental")
     config = make_project(root / "project")
     out = root / "project" / "_site"
     return config, out, run(config, out)

@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -64,8 +65,8 @@ def kill(process: subprocess.Popen[str]) -> bool:
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return copy_seeds_project(tmp_path_factory.mktemp("interrupted") / "project")
+def project(module_folder: Callable[[str], Path]) -> Path:
+    return copy_seeds_project(module_folder("interrupted") / "project")
 
 
 def change_input(project: Path, round_number: int) -> None:

@@ -4,6 +4,7 @@ listings split into pages reached by plain links, every paper and author still l
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from urllib.parse import urljoin
 
@@ -107,8 +108,8 @@ def build_project(config: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def accepted_list_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_project(accepted_list_project(tmp_path_factory.mktemp("accepted")))
+def accepted_list_site(module_folder: Callable[[str], Path]) -> Path:
+    return build_project(accepted_list_project(module_folder("accepted")))
 
 
 def test_papers_without_a_session_are_split_and_each_listed_once(accepted_list_site: Path) -> None:

@@ -3,6 +3,7 @@ a wrong format is forced onto a file; the warnings come back when a source comes
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -249,14 +250,14 @@ print(json.dumps(["error", messages]))
 
 
 @pytest.fixture(scope="module")
-def checked_apart(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list]:
+def checked_apart(module_folder: Callable[[str], Path]) -> dict[str, list]:
     """A listing whose reading gives a warning per junk title, read by a build that checks it
     apart (however few its records), in a fresh interpreter: what each case printed."""
     import json
     import subprocess
     import sys
 
-    project = tmp_path_factory.mktemp("apart")
+    project = module_folder("apart")
     junk = ["Login", "June 5, 2023", "12 authors", "Home", "Search", "Menu", "2023-06-05"]
     paper = "{}\n" + PROSE + "\nA real title {}\n" + PROSE + "\n"
     text = "".join(paper.format(word, n) for n, word in enumerate(junk))

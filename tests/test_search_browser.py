@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -17,21 +18,21 @@ from confsite.diagnostics import Diagnostics
 from confsite.pipeline import BuildOptions, BuildResult, build
 
 
-def fixture_site(tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
-    project = tmp_path_factory.mktemp(name)
+def fixture_site(module_folder: Callable[[str], Path], name: str) -> Path:
+    project = module_folder(name)
     shutil.copytree(REPO / "tests" / "fixtures" / name, project / "project")
     options = BuildOptions(project / "project" / "site.yaml", project / "site")
     return build(options, Diagnostics()).out_dir
 
 
 @pytest.fixture(scope="module")
-def small_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return fixture_site(tmp_path_factory, "small")
+def small_site(module_folder: Callable[[str], Path]) -> Path:
+    return fixture_site(module_folder, "small")
 
 
 @pytest.fixture(scope="module")
-def unicode_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return fixture_site(tmp_path_factory, "unicode")
+def unicode_site(module_folder: Callable[[str], Path]) -> Path:
+    return fixture_site(module_folder, "unicode")
 
 
 @pytest.fixture

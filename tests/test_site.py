@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
 import pytest
@@ -34,8 +35,8 @@ def site(seeds_build: BuildResult) -> Path:
 
 
 @pytest.fixture(scope="module")
-def small_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_small(tmp_path_factory.mktemp("small")).out_dir
+def small_site(module_folder: Callable[[str], Path]) -> Path:
+    return build_small(module_folder("small")).out_dir
 
 
 def test_each_paper_has_exactly_one_page(site: Path, papers_json: list[dict]) -> None:

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tarfile
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -64,10 +65,10 @@ def bundled_names(folder: str) -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def dist(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+def dist(module_folder: Callable[[str], Path]) -> dict[str, Path]:
     """An sdist and a wheel built from it, as `python -m build` makes them."""
-    tree = source_tree(tmp_path_factory.mktemp("source"))
-    out = tmp_path_factory.mktemp("dist")
+    tree = source_tree(module_folder("source"))
+    out = module_folder("dist")
     result = python_build(tree, out)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     return {"wheel": next(out.glob("*.whl")), "sdist": next(out.glob("*.tar.gz"))}
@@ -138,11 +139,11 @@ def clean_environment(venv: Path, home: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory, dist: dict[str, Path]) -> dict:
+def installed(module_folder: Callable[[str], Path], dist: dict[str, Path]) -> dict:
     """The wheel in a fresh venv outside the repository. Its dependencies come from the running
     Python's site-packages (the venv sees them; no package index needed), confsite from the
     wheel alone."""
-    root = tmp_path_factory.mktemp("installed")
+    root = module_folder("installed")
     venv, home, work = root / "venv", root / "home", root / "work"
     home.mkdir()
     work.mkdir()

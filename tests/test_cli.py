@@ -311,6 +311,16 @@ def test_a_broken_partial_every_card_shows_is_a_located_failure(tmp_path: Path) 
     assert re.search(r"error: \S*badges\.html:1: TemplateSyntaxError: ", result.stderr)
 
 
+def test_a_theme_file_no_page_uses_may_be_broken(tmp_path: Path) -> None:
+    """Templates are compiled before the workers fork; one that does not compile, or is no
+    text, fails only a page that uses it, and no page uses these."""
+    project = with_theme(small_project(tmp_path), {"unused.html": "{% if %}\n"})
+    (project / "theme" / "templates" / "notes.html").write_bytes(b"\xff\xfe\x00 not UTF-8")
+    result = confsite("build", "-j", "2", cwd=project)
+    assert result.returncode == 0, result.stderr
+    assert (project / "_site" / "index.html").exists()
+
+
 def test_a_theme_calling_the_card_macro_its_own_way_builds(tmp_path: Path) -> None:
     """Cards rendered ahead are rendered as the bundled templates call the macro; a theme
     whose macro takes other options is left to render its own."""

@@ -170,6 +170,15 @@ def render_cards_ahead(environment: Environment, cards: list[dict[str, Any]]) ->
     environment.globals["paper_line"].render_ahead(cards)
 
 
+def compile_templates_ahead(environment: Environment) -> None:
+    """Compile the templates once, before the workers fork, which would each compile them
+    again. One that does not compile is left for the page that uses it to report, as it
+    would be without this."""
+    for name in environment.list_templates(extensions=["html"]):
+        with contextlib.suppress(TemplateError, UnicodeDecodeError):
+            environment.get_template(name)
+
+
 def _brief(options: dict[str, Any]) -> bool:
     """A card without its abstract. One with it is on one page, its session's: kept, it would
     only hold memory."""

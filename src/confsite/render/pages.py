@@ -24,6 +24,7 @@ from .corpus import CorpusJob, PlainAbstracts, Related
 from .downloads import stage_downloads
 from .jinja import (
     cards_ahead_fit,
+    compile_templates_ahead,
     make_environment,
     render_cards_ahead,
     template_errors_located,
@@ -199,6 +200,8 @@ def render_site(
     views.prepare_keyed()
     if not writer.previous.files and forks(jobs):
         _made_ahead(views, environment, theme_dir)
+    if forks(jobs):
+        compile_templates_ahead(environment)
     makers, papers = views.page_makers(), views.papers_in_order()
     job = RenderJob(environment, views, makers, papers, writer, salt, downloads_cache)
     result = RenderResult(pages=len(makers) + len(papers))

@@ -307,6 +307,7 @@ def make_environment(theme_dir: Path | None) -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         auto_reload=False,  # one environment per build: no need to stat templates per page
+        cache_size=-1,  # a dict: Jinja's LRU cache locks and reorders on every import
     )
     # A filter, not a global function: Jinja calls filters directly, globals through a
     # slower per-call dispatch.

@@ -200,8 +200,6 @@ def render_site(
     views.prepare_keyed()
     if not writer.previous.files and forks(jobs):
         _made_ahead(views, environment, theme_dir)
-    if forks(jobs):
-        compile_templates_ahead(environment)
     makers, papers = views.page_makers(), views.papers_in_order()
     job = RenderJob(environment, views, makers, papers, writer, salt, downloads_cache)
     result = RenderResult(pages=len(makers) + len(papers))
@@ -229,7 +227,8 @@ def _made_ahead(views: Views, environment: Environment, theme_dir: Path | None) 
     before they fork, while the corpus worker has the other core: authors' pages and paper
     pages list papers from all over the program, the listing of all papers every one. The
     papers' parts (`Views.prepare_papers`), and their cards unless the theme renders them
-    its own way."""
+    its own way; and the templates, compiled."""
+    compile_templates_ahead(environment)
     cards = views.prepare_papers()
     if cards_ahead_fit(theme_dir):
         with template_errors_located(theme_dir):

@@ -55,13 +55,18 @@ NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 TRIM = re.compile(r"^\W+|\W+\Z")
 
 
-@cache  # made when the first non-ASCII text is folded
-def _without_nonspacing_marks() -> dict[int, None]:
-    """A str.translate table deleting Unicode's category Mn, as JavaScript's /\\p{Mn}/u.
-    (Much faster than a regular expression class of the same marks.)"""
-    # Unicode has no such mark below U+0300, between U+1F000 and U+E0000, or above U+E01EF.
-    scanned = itertools.chain(range(0x300, 0x1F000), range(0xE0000, 0xE01F0))
-    return dict.fromkeys(c for c in scanned if unicodedata.category(chr(c)) == "Mn")
+class _NonspacingMarks(dict):
+    """A str.translate table deleting Unicode's category Mn, as JavaScript's /\\p{Mn}/u: each
+    character classified when a text first holds it, not all of Unicode ahead. (Far faster
+    than a regular expression class of the same marks.)"""
+
+    def __missing__(self, code: int) -> int | None:
+        kept = None if unicodedata.category(chr(code)) == "Mn" else code
+        self[code] = kept
+        return kept
+
+
+_WITHOUT_NONSPACING_MARKS = _NonspacingMarks()
 
 
 def fold(text: str) -> str:
@@ -104,7 +109,7 @@ _kept_folded_letters = lru_cache(maxsize=4096)(_folded_letters)
 def _unmarked(text: str) -> str:
     """Compatibility forms decomposed, nonspacing marks deleted, the rest composed again."""
     decomposed = unicodedata.normalize("NFKD", text)
-    return unicodedata.normalize("NFC", _translated(decomposed, _without_nonspacing_marks()))
+    return unicodedata.normalize("NFC", _translated(decomposed, _WITHOUT_NONSPACING_MARKS))
 
 
 def _cased(text: str) -> str:

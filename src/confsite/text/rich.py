@@ -11,7 +11,6 @@ from functools import lru_cache
 from html.entities import html5 as html5_entities
 from html.parser import HTMLParser
 
-from latex2mathml.converter import convert as latex_to_mathml
 from markupsafe import Markup, escape
 
 from .plain import math_spans, may_hold_tex, plain_text
@@ -151,6 +150,10 @@ def _mathml_is_safe(mathml: str) -> bool:
 @lru_cache(maxsize=20000)
 def render_math(tex: str, display: bool) -> Markup:
     """MathML for one formula, or its escaped source (with delimiters) when it does not convert."""
+    # Imported here, once a text holds math: most programs hold none, and the converter with
+    # the standard library's URL and SSL modules it imports was most of rendering's imports.
+    from latex2mathml.converter import convert as latex_to_mathml
+
     source = f"$${tex}$$" if display else f"${tex}$"
     try:
         mathml = latex_to_mathml(tex, display="block" if display else "inline")

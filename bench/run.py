@@ -4,10 +4,11 @@ For each shape and size a synthetic corpus (bench/corpus.py: dumps in the seed f
 shapes of real programs: many sessions, one giant list, prolific authors, long abstracts with
 math) is built three ways, each in a fresh process: a full build (no output, no cache), a
 rebuild with nothing changed, and a rebuild after one abstract changed. Reported: wall and CPU
-seconds per phase, peak memory of the whole process tree (PSS, sampled), files and bytes
-written, search index bytes, and how many files each rebuild rewrote (by inode and mtime). Up
-to 10,000 papers the three builds are repeated (`--repeat`, default 3) and each is the median
-run, as the same build varies by 10-20% from run to run on this machine. Where MkDocs is installed
+seconds per phase, peak memory of the whole process tree (PSS, sampled in one more full build:
+see `SAMPLE_SECONDS`), files and bytes written, search index bytes, and how many files each
+rebuild rewrote (by inode and mtime). Up to 10,000 papers the three builds are repeated
+(`--repeat`, default 3) and each is the median run, as the same build varies by 10-20% from
+run to run on this machine. Where MkDocs is installed
 (`pip install -e .[bench]`), it builds the same papers as one Markdown page each with its
 search plugin, and the ratio is given. Its navigation lists the sections (a session, or the
 list), not every paper: MkDocs renders the whole navigation into every page, and a 10,000-entry
@@ -51,7 +52,9 @@ from corpus import (  # noqa: E402
 
 RESULTS = BENCH / "results"
 # Reading a process's PSS walks its page tables under its memory lock, which stalls the
-# process's own page faults: sampled every 0.1 s, it made a 10,000-paper build 2 s slower.
+# process's own page faults: sampled every 0.1 s, it made a 10,000-paper build 2 s slower, and
+# every 0.5 s still about 0.5 s. So the timed builds are not sampled; the peak is that of one
+# more full build, sampled this often.
 SAMPLE_SECONDS = 0.5
 # Builds start this long after the previous one ends, as a person's edits would: what a build
 # leaves to a background process (deleting the replaced site, readying the spare) is done.
@@ -107,8 +110,16 @@ def tree_pss(process: psutil.Process) -> int:
     return total
 
 
-def measure(command: list[str], cwd: Path | None = None, timeout: float | None = None) -> dict:
-    """Run a command; wall time, CPU time of it and its waited-for descendants, peak PSS.
+def measure(
+    command: list[str],
+    cwd: Path | None = None,
+    timeout: float | None = None,
+    sampled: bool = False,
+) -> dict:
+    """Run a command; wall time, CPU time of it and its waited-for descendants, and the
+    largest resident set of any of them (`max_rss_bytes`, from the kernel: the peak of a
+    single process such as MkDocs, at no cost); `sampled`, also the peak PSS of the whole
+    process tree (`peak_bytes`), which slows the command (see `SAMPLE_SECONDS`).
     Past `timeout` seconds the command is killed and the run marked as timed out."""
     started = time.perf_counter()
     child = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -126,7 +137,8 @@ def measure(command: list[str], cwd: Path | None = None, timeout: float | None =
             done.wait(SAMPLE_SECONDS)
 
     sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
+    if sampled:
+        sampler.start()
     killer = threading.Timer(timeout, child.kill) if timeout else None
     if killer:
         killer.start()
@@ -136,14 +148,16 @@ def measure(command: list[str], cwd: Path | None = None, timeout: float | None =
         killer.cancel()
     wall = time.perf_counter() - started
     done.set()
-    sampler.join()
+    if sampled:
+        sampler.join()
     stdout, stderr = child.stdout.read(), child.stderr.read()
     child.returncode = os.waitstatus_to_exitcode(status)
     if timed_out:
         return {
             "wall": wall,
             "cpu": usage.ru_utime + usage.ru_stime,
-            "peak_bytes": peak,
+            "peak_bytes": peak if sampled else None,
+            "max_rss_bytes": usage.ru_maxrss * 1024,
             "stdout": "",
             "timed_out": True,
         }
@@ -152,7 +166,8 @@ def measure(command: list[str], cwd: Path | None = None, timeout: float | None =
     return {
         "wall": wall,
         "cpu": usage.ru_utime + usage.ru_stime,
-        "peak_bytes": peak,
+        "peak_bytes": peak if sampled else None,
+        "max_rss_bytes": usage.ru_maxrss * 1024,
         "stdout": stdout.decode(),
         "timed_out": False,
     }
@@ -176,8 +191,8 @@ def compile_confsite() -> None:
         print("warning: confsite's modules could not all be compiled", file=sys.stderr)
 
 
-def confsite_build(config: Path, out: Path) -> dict:
-    run = measure([sys.executable, "-c", BUILD_CHILD, str(config), str(out)])
+def confsite_build(config: Path, out: Path, sampled: bool = False) -> dict:
+    run = measure([sys.executable, "-c", BUILD_CHILD, str(config), str(out)], sampled=sampled)
     return {**run, **{"result": json.loads(run.pop("stdout"))}}
 
 
@@ -305,6 +320,10 @@ def bench_size(
         one["files_rewritten"] = _rewritten(states, file_states(out))
         runs["one_abstract"].append(one)
     report.update({kind: median_run(measured) for kind, measured in runs.items()})
+    for leftover in (out, folder / ".confsite-cache"):
+        trash.put(leftover)
+    references.append(settle())
+    report["full"]["peak_bytes"] = confsite_build(config, out, sampled=True)["peak_bytes"]
     report["papers"] = report["full"]["result"]["papers"]  # as the site holds them, merged
     search = out / "search"
     report["search_index_bytes"] = sum(p.stat().st_size for p in search.rglob("*.js"))
@@ -327,7 +346,7 @@ def table(reports: list[dict]) -> str:
         "| shape | papers | full build wall / CPU | "
         + " | ".join(f"{p} wall / CPU" for p in PHASES)
         + " | peak memory | files | bytes | search index | no-op rebuild | "
-        "one abstract changed | MkDocs wall / peak | MkDocs ÷ confsite |",
+        "one abstract changed | MkDocs wall / max RSS | MkDocs ÷ confsite |",
         "|" + "---|" * (11 + len(PHASES)),
     ]
     for r in reports:
@@ -343,7 +362,7 @@ def table(reports: list[dict]) -> str:
             mk_cells = f"unfinished after {mk['wall']:.0f} s | > {mk['wall'] / full['wall']:.0f}×"
         else:
             mk_cells = (
-                f"{mk['wall']:.1f} s / {mk['peak_bytes'] / 2**20:,.0f} MiB | "
+                f"{mk['wall']:.1f} s / {mk['max_rss_bytes'] / 2**20:,.0f} MiB | "
                 f"{mk['wall'] / full['wall']:.1f}×"
             )
         noop, one = r["noop"], r["one_abstract"]

@@ -163,7 +163,6 @@ def _built_anew(
     # Imported here: a build with nothing to do renders nothing, and Jinja with the page code
     # was a third of its start-up.
     from .render.corpus import CorpusInputs, corpus_job_started
-    from .render.pages import render_site
 
     jobs = options.jobs or default_jobs()
     reads = found.reading.read(jobs)
@@ -184,6 +183,9 @@ def _built_anew(
         # Started before the authors and cite keys are made, which it does not need: so it has
         # the other core meanwhile.
         with corpus_job_started(inputs, jobs) as corpus:
+            # Imported once the corpus worker has the other core: it needs none of it.
+            from .render.pages import render_site
+
             site = completed_site(program, people, diagnostics, caches.folder, found.fingerprint)
             result.authors = len(site.authors)
             timer.lap("site")

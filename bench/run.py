@@ -136,8 +136,8 @@ def measure(
                 return
             done.wait(SAMPLE_SECONDS)
 
-    sampler = threading.Thread(target=sample, daemon=True)
-    if sampled:
+    sampler = threading.Thread(target=sample, daemon=True) if sampled else None
+    if sampler:
         sampler.start()
     killer = threading.Timer(timeout, child.kill) if timeout else None
     if killer:
@@ -148,28 +148,19 @@ def measure(
         killer.cancel()
     wall = time.perf_counter() - started
     done.set()
-    if sampled:
+    if sampler:
         sampler.join()
     stdout, stderr = child.stdout.read(), child.stderr.read()
     child.returncode = os.waitstatus_to_exitcode(status)
-    if timed_out:
-        return {
-            "wall": wall,
-            "cpu": usage.ru_utime + usage.ru_stime,
-            "peak_bytes": peak if sampled else None,
-            "max_rss_bytes": usage.ru_maxrss * 1024,
-            "stdout": "",
-            "timed_out": True,
-        }
-    if child.returncode != 0:
+    if not timed_out and child.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed:\n{stderr.decode()[-3000:]}")
     return {
         "wall": wall,
         "cpu": usage.ru_utime + usage.ru_stime,
-        "peak_bytes": peak if sampled else None,
+        "peak_bytes": peak if sampler else None,
         "max_rss_bytes": usage.ru_maxrss * 1024,
-        "stdout": stdout.decode(),
-        "timed_out": False,
+        "stdout": "" if timed_out else stdout.decode(),
+        "timed_out": timed_out,
     }
 
 
@@ -303,11 +294,16 @@ def bench_size(
     report: dict = {"shape": shape}
     runs: dict[str, list[dict]] = {"full": [], "noop": [], "one_abstract": []}
     references = report["reference_seconds"] = []
-    for _ in range(repeat):
+
+    def full_build(sampled: bool = False) -> dict:
+        """A build from nothing: no output folder, no cache."""
         for leftover in (out, folder / ".confsite-cache"):
             trash.put(leftover)
         references.append(settle())
-        runs["full"].append(confsite_build(config, out))
+        return confsite_build(config, out, sampled)
+
+    for _ in range(repeat):
+        runs["full"].append(full_build())
         states = file_states(out)
         references.append(settle())
         noop = confsite_build(config, out)
@@ -320,10 +316,7 @@ def bench_size(
         one["files_rewritten"] = _rewritten(states, file_states(out))
         runs["one_abstract"].append(one)
     report.update({kind: median_run(measured) for kind, measured in runs.items()})
-    for leftover in (out, folder / ".confsite-cache"):
-        trash.put(leftover)
-    references.append(settle())
-    report["full"]["peak_bytes"] = confsite_build(config, out, sampled=True)["peak_bytes"]
+    report["full"]["peak_bytes"] = full_build(sampled=True)["peak_bytes"]
     report["papers"] = report["full"]["result"]["papers"]  # as the site holds them, merged
     search = out / "search"
     report["search_index_bytes"] = sum(p.stat().st_size for p in search.rglob("*.js"))

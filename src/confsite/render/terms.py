@@ -55,7 +55,7 @@ NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 TRIM = re.compile(r"^\W+|\W+\Z")
 
 
-class _NonspacingMarks(dict):
+class _NonspacingMarks(dict[int, int | None]):
     """A str.translate table deleting Unicode's category Mn, as JavaScript's /\\p{Mn}/u: each
     character classified when a text first holds it, not all of Unicode ahead. (Far faster
     than a regular expression class of the same marks.)"""

@@ -194,6 +194,24 @@ def test_python_m_and_build_py_are_the_same_build(tmp_path: Path) -> None:
     assert by_module.stderr == by_script.stderr
 
 
+@pytest.mark.slow  # whole-site scans or repeated builds: out of the fast loop
+def test_a_site_built_by_build_py_is_up_to_date_for_python_m(tmp_path: Path) -> None:
+    """build.py puts src/ on the path, where an editable install already has it: the cache's
+    fingerprint must not count the folder twice, or switching commands rebuilds everything."""
+    project = small_project(tmp_path)
+    by_script = subprocess.run(
+        [sys.executable, str(REPO / "build.py"), "--out", "site"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert by_script.returncode == 0, by_script.stderr
+    again = confsite_process("build", "--out", "site", cwd=project)
+    assert again.returncode == 0, again.stderr
+    assert "is up to date" in again.stdout and "no file rewritten" in again.stdout
+
+
 # --- the build summary and problems ----------------------------------------------------------
 
 

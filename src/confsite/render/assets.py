@@ -83,7 +83,7 @@ def installed_distributions() -> list[str]:
     metadata folder's name): a dependency's new version can change what pages show (a
     formula's MathML, a slug), so it must invalidate cached pages as a code change does.
     Listing the folders takes about a millisecond; asking importlib.metadata took 20."""
-    found = []
+    found = set()  # a folder on the path twice (build.py adds src/) lists its names once
     for folder in sys.path:
         if not folder or not os.path.isabs(folder):  # the working folder: not the install
             continue
@@ -91,7 +91,7 @@ def installed_distributions() -> list[str]:
             names = os.listdir(folder)
         except OSError:
             continue
-        found += [name for name in names if name.endswith((".dist-info", ".egg-info"))]
+        found.update(name for name in names if name.endswith((".dist-info", ".egg-info")))
     return sorted(found)
 
 

@@ -49,7 +49,7 @@ CANDIDATES = RELATED_COUNT + EXTRA_CANDIDATES
 MAX_CHANGED_SHARE = 0.1
 # Papers from which candidates are shortlisted by signature: from about here the shortlist is
 # quicker on real abstracts, and finds nearly the same lists (docs/site.md).
-ARCHIVE_SCALE = 12_000
+ARCHIVE_SCALE = 6_000
 SIGNATURE_TERMS = 30
 SHORTLIST = 40  # candidates per paper the signatures give, ranked by the full vectors
 SHORTLIST_FLOOR = 0.0

@@ -54,6 +54,7 @@ SIGNATURE_TERMS = 30
 SHORTLIST = 40  # candidates per paper the signatures give, ranked by the full vectors
 SHORTLIST_FLOOR = 0.0
 RESCORED_PAIRS = 10_000  # pairs scored at once: bounds the memory of the row products
+CHANGED_BLOCK = 200  # a rebuild's changed rows multiplied at once (see `_entering`)
 # Rows a row-wise step takes at once: its temporaries over all 100,000 papers' entries were
 # the corpus worker's peak.
 ROW_BLOCK = 10_000
@@ -390,29 +391,26 @@ def _updated(
     paper is redone whole, as are the changed ones."""
     import numpy as np
     from scipy.sparse import csr_matrix
-    from sparse_dot_topn import sp_matmul
 
     papers = old.shape[0]
     is_changed = np.zeros(papers, dtype=bool)
     is_changed[changed] = True
     transposed = matrix.T.tocsr()
-    product = _entries(sp_matmul(matrix[changed], transposed, n_threads=threads))
-    similar = product[2] > candidate_floor(papers)  # as `_best` keeps them
-    changed_paper, other_paper, similarity = (part[similar] for part in product)
     length = list_length(papers)
     lowest = _lowest_of_full_lists(old, length)
+    changed_paper, other_paper, similarity = _entering(
+        matrix[changed], transposed, lowest, candidate_floor(papers), threads
+    )
     every_row, every_column, _ = _entries(old)
     holding = every_row[is_changed[every_column]]
-    entering = other_paper[similarity >= lowest[other_paper]]
-    affected = np.unique(np.concatenate([changed, holding, entering]))
+    affected = np.unique(np.concatenate([changed, holding, other_paper]))
     local = np.full(papers, -1)
     local[affected] = np.arange(len(affected))
     old_rows, old_columns, old_scores = _entries(old[affected])
     kept = ~is_changed[old_columns]
-    on_affected = local[other_paper] >= 0
-    rows = np.concatenate([old_rows[kept], local[other_paper[on_affected]]])
-    columns = np.concatenate([old_columns[kept], changed[changed_paper[on_affected]]])
-    scores = np.concatenate([old_scores[kept], similarity[on_affected]])
+    rows = np.concatenate([old_rows[kept], local[other_paper]])
+    columns = np.concatenate([old_columns[kept], changed[changed_paper]])
+    scores = np.concatenate([old_scores[kept], similarity])
     full = np.bincount(old_rows, minlength=len(affected)) >= length
     floor = lowest[affected]
     still_above = np.bincount(rows[scores >= floor[rows]], minlength=len(affected))
@@ -429,6 +427,28 @@ def _updated(
     best = np.arange(len(rows)) - np.searchsorted(rows, rows) < length
     updated = csr_matrix((scores[best], (rows[best], columns[best])), shape=(len(affected), papers))
     return with_rows(old, affected, updated), affected
+
+
+def _entering(
+    rows: csr_matrix, transposed: csr_matrix, lowest: np.ndarray, floor: float, threads: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each pair of one of `rows` and a paper whose list it can enter: a similarity above the
+    floor (as `_best` keeps them) and at least the `lowest` of that paper's full list, as the
+    row's number, the paper and the similarity. Below that lowest a pair cannot be among the
+    paper's best unless the paper is redone whole. Products of CHANGED_BLOCK rows at a time,
+    each cut at once: an edited word's holders are similar to most papers at archive scale,
+    and their whole product was gigabytes (10.9 GB at 100,000 papers, docs/performance.md)."""
+    import numpy as np
+    from sparse_dot_topn import sp_matmul
+
+    found = [(np.zeros(0, dtype=np.int64),) * 2 + (np.zeros(0),)]
+    for start in range(0, rows.shape[0], CHANGED_BLOCK):
+        block = rows[start : start + CHANGED_BLOCK]
+        row, other, similarity = _entries(sp_matmul(block, transposed, n_threads=threads))
+        entering = (similarity > floor) & (similarity >= lowest[other])
+        found.append((row[entering] + start, other[entering], similarity[entering]))
+    row, other, similarity = (np.concatenate(parts) for parts in zip(*found, strict=True))
+    return row, other, similarity
 
 
 def _lowest_of_full_lists(candidates: csr_matrix, length: int) -> np.ndarray:

@@ -134,6 +134,37 @@ def test_updating_equals_computing_afresh(
         nearest = updated
 
 
+@pytest.mark.slow  # related papers of the seeds computed three times
+def test_an_edited_common_word_searches_again_only_the_signatures_it_changes(
+    seeds_build, rows_redone: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A word added to one abstract changes its weight in every paper that holds it, but
+    the signatures (each paper's heaviest terms) of fewer: only those papers look for new
+    candidates, and the result is still the one computing afresh gives."""
+    monkeypatch.setattr(confsite.render.related, "ARCHIVE_SCALE", 0)
+    papers = list(site_order(seeds_build.papers))
+    ids = [paper.id for paper in papers]
+    terms = corpus_terms(papers)
+    _, nearest = related_papers(ids, terms)
+    counts = terms.abstract + terms.title
+    holders = np.bincount(counts.indices, minlength=len(terms.vocabulary))
+    column = terms.vocabulary.index("graph")
+    assert 0.03 * len(papers) < holders[column] < 0.15 * len(papers)  # common, not left out
+    number = next(
+        n for n, p in enumerate(papers) if p.abstract and column not in counts[n].indices
+    )
+    version = edited(papers, number, abstract=f"{papers[number].abstract} graph")
+    changed_terms = corpus_terms(version)
+    related, updated = related_papers(ids, changed_terms, previous=nearest)
+    # Every holder's vector changed; searched again, each would be redone.
+    assert 0 < rows_redone[-1] < holders[column], (rows_redone[-1], holders[column])
+    afresh, computed = related_papers(ids, changed_terms)
+    assert related == afresh
+    assert candidate_lists(updated) == candidate_lists(computed)
+    assert scored_lists(updated) == scored_lists(computed)
+    assert updated.best == computed.best
+
+
 @pytest.mark.slow  # whole-site scans or repeated builds: out of the fast loop
 def test_a_change_in_paper_count_computes_afresh(seeds_build, rows_redone: list[int]) -> None:
     papers = list(site_order(seeds_build.papers))

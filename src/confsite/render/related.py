@@ -81,27 +81,34 @@ def tfidf_matrix(terms: CorpusTerms) -> tuple[csr_matrix, np.ndarray]:
     0 for a term left out)."""
     # Imported here, as below: a rebuild with nothing to do never needs them.
     import numpy as np
-    from scipy.sparse import csr_matrix
 
-    def counted(abstracts: csr_matrix, rows: slice) -> csr_matrix:
-        counts = csr_matrix(abstracts + 2 * terms.title[rows])
-        counts.sort_indices()
-        return counts
-
-    counts = by_row_blocks(counted, terms.abstract)
+    counts = by_row_blocks(lambda block, rows: _counts(block, terms.title[rows]), terms.abstract)
     papers, columns = counts.shape[0], counts.indices
     document_counts = np.bincount(columns, minlength=counts.shape[1])
     idf = np.log((1 + papers) / (1 + document_counts)) + 1
     if papers >= MIN_PAPERS_FOR_SHARE:
         idf[document_counts > MAX_DOCUMENT_SHARE * papers] = 0
+    return by_row_blocks(lambda block, _: l2_normalized(_weighted(block, idf)), counts), idf
 
-    def weighted(counts: csr_matrix, _: slice) -> csr_matrix:
-        weights = (1 + np.log(counts.data.astype(np.float64))) * idf[counts.indices]
-        matrix = csr_matrix((weights, counts.indices, counts.indptr), shape=counts.shape)
-        matrix.eliminate_zeros()
-        return l2_normalized(matrix)
 
-    return by_row_blocks(weighted, counts), idf
+def _counts(abstracts: csr_matrix, titles: csr_matrix) -> csr_matrix:
+    """Papers' term counts, titles counting twice, each row in term order."""
+    from scipy.sparse import csr_matrix
+
+    counts = csr_matrix(abstracts + 2 * titles)
+    counts.sort_indices()
+    return counts
+
+
+def _weighted(counts: csr_matrix, idf: np.ndarray) -> csr_matrix:
+    """Counts as TF-IDF weights, not normalized; terms left out dropped."""
+    import numpy as np
+    from scipy.sparse import csr_matrix
+
+    weights = (1 + np.log(counts.data.astype(np.float64))) * idf[counts.indices]
+    matrix = csr_matrix((weights, counts.indices, counts.indptr), shape=counts.shape)
+    matrix.eliminate_zeros()
+    return matrix
 
 
 def related_papers(
@@ -158,7 +165,7 @@ def _afresh(
 ) -> Nearest:
     """Every stage computed for every paper but the ranking: its `best` is empty until
     `_ranked_where` ranks every paper."""
-    cut = signatures(matrix) if at_archive_scale(len(terms)) else None
+    cut = signatures_of(terms, term_weights) if at_archive_scale(len(terms)) else None
     searched = matrix if cut is None else cut
     candidates = _best(searched, searched.T.tocsr(), threads)
     scores = candidates if cut is None else rescored(candidates, matrix)
@@ -180,18 +187,30 @@ def _updated_nearest(
     their signatures; the candidates of the papers whose lists they enter or leave; those
     papers' scores. And the papers to rank again (see `_ranked_where`): those, or every
     paper (None) if the ids changed, whose `best` is then empty until ranked."""
-    cut = previous.signatures
+    import numpy as np
+
+    cut, searched_changed = previous.signatures, changed
     if cut is not None:
         cut = renumbered(cut, previous.vocabulary, terms.vocabulary)
-        cut = with_rows(cut, changed, signatures(matrix[changed]))
+        fresh = signatures_of(terms, term_weights, changed)
+        differ = _rows_differ(cut[changed], fresh)
+        # A paper whose signature kept its bits is searched for as before: an edited word
+        # changes the weight of thousands of papers, but the signatures of few.
+        searched_changed = changed[differ]
+        cut = with_rows(cut, searched_changed, fresh[differ])
     searched = matrix if cut is None else cut
-    candidates, affected = _updated(previous.candidates, searched, changed, threads)
+    if len(searched_changed):
+        candidates, affected = _updated(previous.candidates, searched, searched_changed, threads)
+    else:
+        candidates, affected = previous.candidates, np.zeros(0, dtype=np.int64)
     if cut is None:
         scores = candidates
     else:
         scores = with_rows(
             previous.scores, affected, rescored(candidates[affected], matrix, affected)
         )
+        scores, rescored_rows = _rescored_touching(scores, matrix, changed, affected)
+        affected = np.union1d(affected, rescored_rows)
     same_ids = previous.ids == tuple(ids)
     nearest = Nearest(
         terms.keys,
@@ -260,6 +279,26 @@ def by_row_blocks(
     return vstack([step(matrix[block], block) for block in blocks], format="csr")
 
 
+def signatures_of(
+    terms: CorpusTerms, idf: np.ndarray, rows: np.ndarray | None = None
+) -> csr_matrix:
+    """The signatures of the papers of `rows` (None: every paper), in their order, each cut
+    from the paper's own TF-IDF weights rather than its normalized vector: a paper's
+    signature then keeps its bits while its own weights do, whatever the terms of other
+    papers do (see `_updated_nearest`)."""
+    import numpy as np
+    from scipy.sparse import vstack
+
+    picked = np.arange(len(terms)) if rows is None else rows
+
+    def cut(block: np.ndarray) -> csr_matrix:
+        return signatures(_weighted(_counts(terms.abstract[block], terms.title[block]), idf))
+
+    starts = range(0, len(picked), ROW_BLOCK) or range(1)  # no rows: one empty block
+    parts = [cut(picked[start : start + ROW_BLOCK]) for start in starts]
+    return parts[0] if len(parts) == 1 else vstack(parts, format="csr")
+
+
 def signatures(matrix: csr_matrix) -> csr_matrix:
     """Each row cut to its SIGNATURE_TERMS highest weights (ties: the earlier term), then
     L2-normalized again."""
@@ -302,17 +341,61 @@ def rescored(
 ) -> csr_matrix:
     """The shortlist's pairs with the cosine of their full vectors (rows of `matrix`); the
     shortlist's rows are `rows` of the matrix, or all of them in order."""
-    import numpy as np
     from scipy.sparse import csr_matrix
 
     local, columns, _ = _entries(shortlist)
     papers = local if rows is None else rows[local]
-    scores = np.empty(len(local))
-    for start in range(0, len(local), RESCORED_PAIRS):
-        part = slice(start, start + RESCORED_PAIRS)
-        products = matrix[papers[part]].multiply(matrix[columns[part]])
-        scores[part] = np.asarray(products.sum(axis=1)).ravel()
+    scores = _pair_scores(matrix, papers, columns)
     return csr_matrix((scores, (local, columns)), shape=shortlist.shape)
+
+
+def _pair_scores(matrix: csr_matrix, papers: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """The cosine of each pair's full vectors (rows of `matrix`), RESCORED_PAIRS at a time."""
+    import numpy as np
+
+    scores = np.empty(len(papers))
+    for start in range(0, len(papers), RESCORED_PAIRS):
+        part = slice(start, start + RESCORED_PAIRS)
+        products = matrix[papers[part]].multiply(matrix[others[part]])
+        scores[part] = np.asarray(products.sum(axis=1)).ravel()
+    return scores
+
+
+def _rescored_touching(
+    scores: csr_matrix, matrix: csr_matrix, changed: np.ndarray, done: np.ndarray
+) -> tuple[csr_matrix, np.ndarray]:
+    """`scores` with every pair that holds a `changed` paper scored again by the full
+    vectors, but in the rows `done` (scored whole already); and the rows of those pairs."""
+    import numpy as np
+    from scipy.sparse import csr_matrix
+
+    rows, columns, values = _entries(scores)
+    touched = np.zeros(scores.shape[0], dtype=bool)
+    touched[changed] = True
+    is_done = np.zeros(scores.shape[0], dtype=bool)
+    is_done[done] = True
+    stale = (touched[rows] | touched[columns]) & ~is_done[rows]
+    values = values.copy()
+    values[stale] = _pair_scores(matrix, rows[stale], columns[stale])
+    updated = csr_matrix((values, columns, scores.indptr), shape=scores.shape)
+    return updated, np.unique(rows[stale])
+
+
+def _rows_differ(old: csr_matrix, new: csr_matrix) -> np.ndarray:
+    """For each row, whether the two matrices' rows differ in any term or bit of a value
+    (both with their rows in term order)."""
+    import numpy as np
+
+    old_lengths, new_lengths = np.diff(old.indptr), np.diff(new.indptr)
+    differ = old_lengths != new_lengths
+    old_rows, old_columns, old_values = _entries(old)
+    new_rows, new_columns, new_values = _entries(new)
+    in_old, in_new = ~differ[old_rows], ~differ[new_rows]  # rows of equal lengths align
+    mismatch = (old_columns[in_old] != new_columns[in_new]) | (
+        old_values[in_old] != new_values[in_new]
+    )
+    differ[old_rows[in_old][mismatch]] = True
+    return differ
 
 
 def _best(rows: csr_matrix, transposed: csr_matrix, threads: int) -> csr_matrix:

@@ -16,9 +16,11 @@ this finds the same most similar paper for 99 % of papers; docs/performance.md h
 
 A rebuild redoes only what an edit can change. A paper's vector changes when its text does or
 when one of its terms changes weight (its document count changed); every other paper keeps its
-candidates, merged with its similarity to the changed ones. Only the papers whose candidates
-that alters are scored and ranked again, and only changed papers' signatures made again. Sums
-run over sorted terms in every path, so the result is the one a build from scratch gives.
+candidates, merged with its similarity to the changed ones. At archive scale a signature is cut
+from the paper's own weights, so an edited word changes the signatures of the few papers that
+have it among their heaviest terms, not of all that hold it: only those search again. Only the
+papers whose candidates or whose candidates' vectors that alters are scored and ranked again.
+Sums run over sorted terms in every path, so the result is the one a build from scratch gives.
 """
 
 from __future__ import annotations
@@ -184,9 +186,10 @@ def _updated_nearest(
     threads: int,
 ) -> tuple[Nearest, np.ndarray | None]:
     """`previous` brought up to date where the `changed` rows' vectors make a difference:
-    their signatures; the candidates of the papers whose lists they enter or leave; those
-    papers' scores. And the papers to rank again (see `_ranked_where`): those, or every
-    paper (None) if the ids changed, whose `best` is then empty until ranked."""
+    their signatures; the candidates of the papers whose lists a changed signature enters or
+    leaves; those papers' scores, and every pair's that holds a changed paper. And the
+    papers to rank again (see `_ranked_where`): those, or every paper (None) if the ids
+    changed, whose `best` is then empty until ranked."""
     import numpy as np
 
     cut, searched_changed = previous.signatures, changed

@@ -233,7 +233,8 @@ def renumbered(
 ) -> csr_matrix:
     """`matrix`, whose columns are the terms of `vocabulary`, over `new_vocabulary` instead.
     Both are sorted, so each row stays in column order. A term gone from the new one was held
-    only by texts that changed, whose rows the caller replaces; it is put in column 0."""
+    only by texts that changed; it is put in column 0, where such a row compares as changed
+    with its new signature (see `_rows_differ`) unless that gives the very same entries."""
     import numpy as np
     from scipy.sparse import csr_matrix
 
@@ -468,8 +469,8 @@ def _updated(
     old: csr_matrix, matrix: csr_matrix, changed: np.ndarray, threads: int
 ) -> tuple[csr_matrix, np.ndarray]:
     """`old` candidates brought up to date with the `changed` rows of `matrix`, and the rows
-    whose candidates that can alter (the changed ones, those whose lists hold one, those one
-    is now similar to); every other row is kept as it is.
+    whose candidates that can alter (the changed ones, those whose lists hold one, those
+    whose list one can now enter); every other row is kept as it is.
 
     Another paper's candidates among the unchanged papers are still its best among them, so
     its new best are among those and the changed papers. Only where its list was full and a

@@ -51,6 +51,17 @@ def confsite_process(
     )
 
 
+def build_script(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """The repository's build.py, run as a user runs it."""
+    return subprocess.run(
+        [sys.executable, str(REPO / "build.py"), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
 def confsite(*args: str | Path, cwd: Path | None = None, env: dict | None = None) -> Ran:
     return run_cli(*args, cwd=cwd, env=env)
 
@@ -174,13 +185,7 @@ def test_usage_errors_exit_2(args: list[str]) -> None:
 def test_python_m_and_build_py_are_the_same_build(tmp_path: Path) -> None:
     project = small_project(tmp_path)
     by_module = confsite_process("build", "--out", "a", cwd=project)
-    by_script = subprocess.run(
-        [sys.executable, str(REPO / "build.py"), "--out", "b"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    by_script = build_script("--out", "b", cwd=project)
     assert by_module.returncode == by_script.returncode == 0, by_script.stderr
 
     def files(folder: Path) -> dict[str, bytes]:
@@ -199,13 +204,7 @@ def test_a_site_built_by_build_py_is_up_to_date_for_python_m(tmp_path: Path) -> 
     """build.py puts src/ on the path, where an editable install already has it: the cache's
     fingerprint must not count the folder twice, or switching commands rebuilds everything."""
     project = small_project(tmp_path)
-    by_script = subprocess.run(
-        [sys.executable, str(REPO / "build.py"), "--out", "site"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    by_script = build_script("--out", "site", cwd=project)
     assert by_script.returncode == 0, by_script.stderr
     again = confsite_process("build", "--out", "site", cwd=project)
     assert again.returncode == 0, again.stderr

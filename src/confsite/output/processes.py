@@ -322,9 +322,7 @@ def _write_results(pickled: queue.SimpleQueue[bytes | None], sender: Any) -> Non
     with contextlib.suppress(BrokenPipeError):  # the parent no longer listens
         while (data := pickled.get()) is not None:
             sender.send_bytes(data)
-            # Not held while waiting for the next: the corpus worker's first result (36 MB at
-            # 100,000 papers) was kept through related papers, its peak.
-            del data
+            del data  # not held while the next is made: results are large at archive scale
 
 
 @contextlib.contextmanager

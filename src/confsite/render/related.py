@@ -202,10 +202,7 @@ def _updated_nearest(
         searched_changed = changed[differ]
         cut = with_rows(cut, searched_changed, fresh[differ])
     searched = matrix if cut is None else cut
-    if len(searched_changed):
-        candidates, affected = _updated(previous.candidates, searched, searched_changed, threads)
-    else:
-        candidates, affected = previous.candidates, np.zeros(0, dtype=np.int64)
+    candidates, affected = _updated(previous.candidates, searched, searched_changed, threads)
     if cut is None:
         scores = candidates
     else:
@@ -290,26 +287,17 @@ def signatures_of(
     from the paper's own TF-IDF weights rather than its normalized vector: a paper's
     signature then keeps its bits while its own weights do, whatever the terms of other
     papers do (see `_updated_nearest`)."""
-    import numpy as np
-    from scipy.sparse import vstack
-
-    picked = np.arange(len(terms)) if rows is None else rows
-
-    def cut(block: np.ndarray) -> csr_matrix:
-        return signatures(_weighted(_counts(terms.abstract[block], terms.title[block]), idf))
-
-    starts = range(0, len(picked), ROW_BLOCK) or range(1)  # no rows: one empty block
-    parts = [cut(picked[start : start + ROW_BLOCK]) for start in starts]
-    return parts[0] if len(parts) == 1 else vstack(parts, format="csr")
+    abstracts, titles = terms.abstract, terms.title
+    if rows is not None:
+        abstracts, titles = abstracts[rows], titles[rows]
+    return by_row_blocks(
+        lambda block, where: signatures(_weighted(_counts(block, titles[where]), idf)), abstracts
+    )
 
 
 def signatures(matrix: csr_matrix) -> csr_matrix:
     """Each row cut to its SIGNATURE_TERMS highest weights (ties: the earlier term), then
     L2-normalized again."""
-    return by_row_blocks(lambda block, _: _block_signatures(block), matrix)
-
-
-def _block_signatures(matrix: csr_matrix) -> csr_matrix:
     import numpy as np
     from scipy.sparse import csr_matrix
 
@@ -479,6 +467,8 @@ def _updated(
     import numpy as np
     from scipy.sparse import csr_matrix
 
+    if not len(changed):  # no signature changed: every list stands
+        return old, np.zeros(0, dtype=np.int64)
     papers = old.shape[0]
     is_changed = np.zeros(papers, dtype=bool)
     is_changed[changed] = True
@@ -528,12 +518,13 @@ def _entering(
     import numpy as np
     from sparse_dot_topn import sp_matmul
 
-    found = [(np.zeros(0, dtype=np.int64),) * 2 + (np.zeros(0),)]
-    for start in range(0, rows.shape[0], CHANGED_BLOCK):
+    def block_pairs(start: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         block = rows[start : start + CHANGED_BLOCK]
         row, other, similarity = _entries(sp_matmul(block, transposed, n_threads=threads))
         entering = (similarity > floor) & (similarity >= lowest[other])
-        found.append((row[entering] + start, other[entering], similarity[entering]))
+        return row[entering] + start, other[entering], similarity[entering]
+
+    found = [block_pairs(start) for start in range(0, rows.shape[0], CHANGED_BLOCK)]
     row, other, similarity = (np.concatenate(parts) for parts in zip(*found, strict=True))
     return row, other, similarity
 

@@ -6,7 +6,7 @@ smoothed, as scikit-learn's TfidfVectorizer makes them. Terms in more than MAX_D
 of the papers are left out: they say little about a paper, and the top-n product's cost grows
 with the square of a term's document count.
 For each paper the most similar others above a floor are kept. Ties break by id, so output
-is stable.
+is stable; a paper's candidates, cut before that, keep the earlier papers of a tie.
 
 At archive scale the exact top-n product takes minutes (every pair of papers sharing a term is
 scored), so from ARCHIVE_SCALE papers each paper's candidates are shortlisted by a signature,
@@ -393,12 +393,61 @@ def _rows_differ(old: csr_matrix, new: csr_matrix) -> np.ndarray:
 def _best(rows: csr_matrix, transposed: csr_matrix, threads: int) -> csr_matrix:
     """The best similarities above the floor of each of `rows` to every paper: CANDIDATES
     of them, or the SHORTLIST at archive scale (`transposed`: the matrix searched, transposed,
-    made once by the caller)."""
-    from sparse_dot_topn import sp_matmul_topn
+    made once by the caller). Ties at the cut keep the earlier papers, so that an update,
+    which merges lists, keeps the same ones (see `_first_by_score`)."""
+    from sparse_dot_topn import sp_matmul, sp_matmul_topn
 
-    top_n, floor = list_length(transposed.shape[1]), candidate_floor(transposed.shape[1])
+    papers = transposed.shape[1]
+    length, floor = list_length(papers), candidate_floor(papers)
     # Only the best few per row are ever materialised, so memory stays linear in the papers.
-    return sp_matmul_topn(rows, transposed, top_n=top_n, threshold=floor, n_threads=threads)
+    # One more than kept shows where a tie crosses the cut: the product keeps whichever tied
+    # paper it met first, so such a row is made again whole.
+    found = sp_matmul_topn(rows, transposed, top_n=length + 1, threshold=floor, n_threads=threads)
+    best, tied = _cut_one_from_full(found, length)
+    if len(tied):
+        whole = sp_matmul(rows[tied], transposed, n_threads=threads)
+        whole.data[whole.data <= floor] = 0  # as the top-n product's threshold drops them
+        whole.eliminate_zeros()
+        best = with_rows(best, tied, _first_by_score(*_entries(whole), length, whole.shape))
+    return best
+
+
+def _cut_one_from_full(found: csr_matrix, length: int) -> tuple[csr_matrix, np.ndarray]:
+    """`found` (at most `length` + 1 entries a row) with the lowest entry of each row of
+    more than `length` dropped, the later paper of a tie; and the rows where that lowest
+    score ties another, so that the product may have cut a tying paper earlier than both."""
+    import numpy as np
+    from scipy.sparse import csr_matrix
+
+    rows, columns, scores = _entries(found)
+    counts = np.diff(found.indptr)
+    over = counts > length
+    lowest = np.full(found.shape[0], np.inf)
+    held = counts > 0
+    if held.any():
+        lowest[held] = np.minimum.reduceat(scores, found.indptr[:-1][held])
+    at_lowest = over[rows] & (scores == lowest[rows])
+    tied = np.nonzero(np.bincount(rows[at_lowest], minlength=found.shape[0]) > 1)[0]
+    last_column = np.full(found.shape[0], -1)
+    np.maximum.at(last_column, rows[at_lowest], columns[at_lowest])
+    kept = ~(at_lowest & (columns == last_column[rows]))
+    indptr = np.concatenate([[0], np.cumsum(counts - over)])
+    best = csr_matrix((scores[kept], columns[kept], indptr), shape=found.shape)
+    return best, tied
+
+
+def _first_by_score(
+    rows: np.ndarray, columns: np.ndarray, scores: np.ndarray, length: int, shape: tuple
+) -> csr_matrix:
+    """Each row's `length` best entries, by score, then column: one order, whichever order
+    the entries were found in."""
+    import numpy as np
+    from scipy.sparse import csr_matrix
+
+    order = np.lexsort((columns, -scores, rows))
+    rows, columns, scores = rows[order], columns[order], scores[order]
+    best = np.arange(len(rows)) - np.searchsorted(rows, rows) < length
+    return csr_matrix((scores[best], (rows[best], columns[best])), shape=shape)
 
 
 def at_archive_scale(papers: int) -> bool:
@@ -462,10 +511,9 @@ def _updated(
 
     Another paper's candidates among the unchanged papers are still its best among them, so
     its new best are among those and the changed papers. Only where its list was full and a
-    changed paper fell out of it could a paper ranked just below the list enter it; such a
-    paper is redone whole, as are the changed ones."""
+    changed paper fell out of it, or only ties its lowest, could a paper ranked just below
+    the list enter it; such a paper is redone whole, as are the changed ones."""
     import numpy as np
-    from scipy.sparse import csr_matrix
 
     if not len(changed):  # no signature changed: every list stands
         return old, np.zeros(0, dtype=np.int64)
@@ -489,8 +537,9 @@ def _updated(
     columns = np.concatenate([old_columns[kept], changed[changed_paper]])
     scores = np.concatenate([old_scores[kept], similarity])
     full = np.bincount(old_rows, minlength=len(affected)) >= length
-    floor = lowest[affected]
-    still_above = np.bincount(rows[scores >= floor[rows]], minlength=len(affected))
+    # An entering pair that only ties the lowest may rank below a paper cut at that score.
+    surely_in = np.concatenate([np.ones(kept.sum(), dtype=bool), similarity > lowest[other_paper]])
+    still_above = np.bincount(rows[surely_in], minlength=len(affected))
     redone = np.nonzero(is_changed[affected] | (full & (still_above < length)))[0]
     fresh_rows, fresh_columns, fresh_scores = _entries(
         _best(matrix[affected[redone]], transposed, threads)
@@ -499,10 +548,7 @@ def _updated(
     rows = np.concatenate([rows[merged], redone[fresh_rows]])
     columns = np.concatenate([columns[merged], fresh_columns])
     scores = np.concatenate([scores[merged], fresh_scores])
-    order = np.lexsort((-scores, rows))
-    rows, columns, scores = rows[order], columns[order], scores[order]
-    best = np.arange(len(rows)) - np.searchsorted(rows, rows) < length
-    updated = csr_matrix((scores[best], (rows[best], columns[best])), shape=(len(affected), papers))
+    updated = _first_by_score(rows, columns, scores, length, (len(affected), papers))
     return with_rows(old, affected, updated), affected
 
 

@@ -173,8 +173,6 @@ def test_an_edited_common_word_searches_again_only_the_signatures_it_changes(
         assert exact_entries(getattr(updated, name)) == exact_entries(getattr(computed, name))
 
 
-
-
 def made_up_terms(documents: list[tuple[Counter[str], Counter[str]]]) -> CorpusTerms:
     """The terms of made-up papers, each its title's and its abstract's word counts."""
     vocabulary = Vocabulary()

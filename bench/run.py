@@ -2,8 +2,9 @@
 
 For each shape and size a synthetic corpus (bench/corpus.py: dumps in the seed formats, in the
 shapes of real programs: many sessions, one giant list, prolific authors, long abstracts with
-math) is built three ways, each in a fresh process: a full build (no output, no cache), a
-rebuild with nothing changed, and a rebuild after one abstract changed. Reported: wall and CPU
+math) is built four ways, each in a fresh process: a full build (no output, no cache), a
+rebuild with nothing changed, a rebuild after a new word is added to one abstract, and one
+after a common word is added to it (`common_word`). Reported: wall and CPU
 seconds per phase, peak memory of the whole process tree (PSS, sampled in one more full build:
 see `SAMPLE_SECONDS`), files and bytes written, search index bytes, and how many files each
 rebuild rewrote (by inode and mtime). Up to 10,000 papers the three builds are repeated
@@ -34,6 +35,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 import psutil
@@ -187,10 +189,10 @@ def confsite_build(config: Path, out: Path, sampled: bool = False) -> dict:
     return {**run, **{"result": json.loads(run.pop("stdout"))}}
 
 
-def change_one_abstract(folder: Path, site: Path) -> str:
-    """Add a word to the abstract of the first paper (by id) whose abstract's opening is in
-    a dump as the site shows it; returns the dump's path under dumps/. (A real dump also has
-    long lines that are no paper's abstract: an awards post's introduction.)"""
+def editable_abstract(folder: Path, site: Path) -> tuple[dict, Path, str]:
+    """The first paper (by id) whose abstract's opening is in a dump as the site shows it,
+    the dump, and the opening. (A real dump also has long lines that are no paper's
+    abstract: an awards post's introduction.)"""
     papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))
     dumps = {}
     for dump in sorted(path for path in (folder / "dumps").rglob("*") if path.is_file()):
@@ -202,10 +204,41 @@ def change_one_abstract(folder: Path, site: Path) -> str:
             continue
         for dump, text in dumps.items():
             if opening in text:
-                edited = opening.replace(" ", " revised ", 1)
-                dump.write_text(text.replace(opening, edited, 1), encoding="utf-8")
-                return str(dump.relative_to(folder / "dumps"))
+                return paper, dump, opening
     raise SystemExit(f"no abstract of {site} is found as it is in a dump of {folder}")
+
+
+def change_one_abstract(folder: Path, site: Path, word: str = "revised") -> str:
+    """Add `word` to the `editable_abstract`; returns its dump's path under dumps/."""
+    _, dump, opening = editable_abstract(folder, site)
+    text = dump.read_text(encoding="utf-8")
+    edited = opening.replace(" ", f" {word} ", 1)
+    dump.write_text(text.replace(opening, edited, 1), encoding="utf-8")
+    return str(dump.relative_to(folder / "dumps"))
+
+
+# The common word of the second edit is held by at most this share of abstracts: a word in
+# more is left out of related papers (render/related.py's MAX_DOCUMENT_SHARE).
+COMMON_WORD_SHARE = 0.1
+
+
+def common_word(folder: Path, site: Path) -> str:
+    """A word of the site's abstracts whose index term is held by the most abstracts within
+    COMMON_WORD_SHARE of them, and not by the `editable_abstract`. Added to it, the word
+    changes its term's weight in every paper that holds it, and a rebuild's related papers
+    must follow: an edit as likely as a new word, and much more work."""
+    from confsite.render.terms import field_terms, term, tokens
+
+    papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))
+    held: Counter[str] = Counter()
+    for paper in papers:
+        held.update(field_terms(paper["abstract"] or "").keys())
+    edited = field_terms(editable_abstract(folder, site)[0]["abstract"])
+    limit = COMMON_WORD_SHARE * len(papers)
+    texts = [paper["abstract"] or "" for paper in papers]
+    words = {term(word): word for text in texts for word in tokens(text) if word.isalpha()}
+    within = [(count, held_term) for held_term, count in held.items() if count <= limit]
+    return words[max(entry for entry in within if entry[1] not in edited)[1]]
 
 
 def mkdocs_build(site: Path, folder: Path, timeout: float) -> dict | None:
@@ -292,7 +325,7 @@ def bench_size(
         config = write_corpus(count, folder, shape=shape)
     out = folder / "_site"
     report: dict = {"shape": shape}
-    runs: dict[str, list[dict]] = {"full": [], "noop": [], "one_abstract": []}
+    runs: dict[str, list[dict]] = {"full": [], "noop": [], "one_abstract": [], "common_word": []}
     references = report["reference_seconds"] = []
 
     def full_build(sampled: bool = False) -> dict:
@@ -315,6 +348,13 @@ def bench_size(
         one = confsite_build(config, out)
         one["files_rewritten"] = _rewritten(states, file_states(out))
         runs["one_abstract"].append(one)
+        states = file_states(out)
+        report["added_word"] = word = common_word(folder, out)
+        change_one_abstract(folder, out, word)
+        references.append(settle())
+        common = confsite_build(config, out)
+        common["files_rewritten"] = _rewritten(states, file_states(out))
+        runs["common_word"].append(common)
     report.update({kind: median_run(measured) for kind, measured in runs.items()})
     report["full"]["peak_bytes"] = full_build(sampled=True)["peak_bytes"]
     report["papers"] = report["full"]["result"]["papers"]  # as the site holds them, merged
@@ -339,8 +379,8 @@ def table(reports: list[dict]) -> str:
         "| shape | papers | full build wall / CPU | "
         + " | ".join(f"{p} wall / CPU" for p in PHASES)
         + " | peak memory | files | bytes | search index | no-op rebuild | "
-        "one abstract changed | MkDocs wall / max RSS | MkDocs ÷ confsite |",
-        "|" + "---|" * (11 + len(PHASES)),
+        "one abstract changed | common word added | MkDocs wall / max RSS | MkDocs ÷ confsite |",
+        "|" + "---|" * (12 + len(PHASES)),
     ]
     for r in reports:
         full = r["full"]
@@ -358,7 +398,7 @@ def table(reports: list[dict]) -> str:
                 f"{mk['wall']:.1f} s / {mk['max_rss_bytes'] / 2**20:,.0f} MiB | "
                 f"{mk['wall'] / full['wall']:.1f}×"
             )
-        noop, one = r["noop"], r["one_abstract"]
+        noop, one, common = r["noop"], r["one_abstract"], r["common_word"]
         lines.append(
             f"| {r.get('shape', 'sessions')} | {r['papers']:,} | "
             f"{full['wall']:.1f} / {full['cpu']:.1f} s | {phases} | "
@@ -367,7 +407,9 @@ def table(reports: list[dict]) -> str:
             f"{r['search_index_bytes'] / 2**10:,.0f} KiB | "
             f"{noop['wall']:.2f} s, {noop['files_rewritten']} files rewritten | "
             f"{one['wall']:.2f} s, {one['files_rewritten']} files rewritten "
-            f"({one['result']['pages_rendered']} pages rendered) | {mk_cells} |"
+            f"({one['result']['pages_rendered']} pages rendered) | "
+            f'{common["wall"]:.2f} s ("{r["added_word"]}"), '
+            f"{common['files_rewritten']} files rewritten | {mk_cells} |"
         )
     return "\n".join(lines)
 

@@ -47,8 +47,9 @@ MIN_PAPERS_FOR_SHARE = 200  # below this, no term is frequent enough to mean not
 # cut, which are then broken by id rather than by the order the product found them in.
 EXTRA_CANDIDATES = 5
 CANDIDATES = RELATED_COUNT + EXTRA_CANDIDATES
-# Past this share of papers changed, computing every paper afresh is about as quick.
-MAX_CHANGED_SHARE = 0.1
+# Past this share of papers searched again (those whose vector changed; at archive scale,
+# those whose signature changed), computing every paper afresh is about as quick.
+MAX_SEARCHED_SHARE = 0.1
 # Papers from which candidates are shortlisted by signature: from about here the shortlist is
 # quicker on real abstracts, and finds nearly the same lists (docs/site.md).
 ARCHIVE_SCALE = 6_000
@@ -121,18 +122,17 @@ def related_papers(
     returned itself when nothing changed)."""
     matrix, term_weights = tfidf_matrix(terms)
     changed = None if previous is None else _changed_rows(previous, terms, term_weights)
-    if changed is not None and len(changed) > MAX_CHANGED_SHARE * len(terms):
-        changed = None
-    if previous is None or changed is None:
-        nearest, unranked = _afresh(ids, terms, matrix, term_weights, threads), None
-    elif len(changed) == 0 and previous.ids == tuple(ids):  # nothing changed
-        return _related_by_id(previous), previous
-    elif len(changed) == 0:  # the same texts, new ids: ties break by id, so every paper
-        nearest, unranked = dataclasses.replace(previous, ids=tuple(ids)), None
-    else:
-        nearest, unranked = _updated_nearest(
-            previous, ids, terms, matrix, term_weights, changed, threads
-        )
+    update = None
+    if previous is not None and changed is not None:
+        if len(changed) == 0 and previous.ids == tuple(ids):  # nothing changed
+            return _related_by_id(previous), previous
+        if len(changed) == 0:  # the same texts, new ids: ties break by id, so every paper
+            update = dataclasses.replace(previous, ids=tuple(ids)), None
+        else:
+            update = _updated_nearest(previous, ids, terms, matrix, term_weights, changed, threads)
+    if update is None:
+        update = _afresh(ids, terms, matrix, term_weights, threads), None
+    nearest, unranked = update
     del matrix  # before ranking, the corpus worker's peak at archive scale
     nearest = _ranked_where(nearest, unranked)
     return _related_by_id(nearest), nearest
@@ -184,12 +184,13 @@ def _updated_nearest(
     term_weights: np.ndarray,
     changed: np.ndarray,
     threads: int,
-) -> tuple[Nearest, np.ndarray | None]:
+) -> tuple[Nearest, np.ndarray | None] | None:
     """`previous` brought up to date where the `changed` rows' vectors make a difference:
     their signatures; the candidates of the papers whose lists a changed signature enters or
     leaves; those papers' scores, and every pair's that holds a changed paper. And the
     papers to rank again (see `_ranked_where`): those, or every paper (None) if the ids
-    changed, whose `best` is then empty until ranked."""
+    changed, whose `best` is then empty until ranked. None when more than MAX_SEARCHED_SHARE
+    of the papers are to be searched again."""
     import numpy as np
 
     cut, searched_changed = previous.signatures, changed
@@ -201,6 +202,8 @@ def _updated_nearest(
         # changes the weight of thousands of papers, but the signatures of few.
         searched_changed = changed[differ]
         cut = with_rows(cut, searched_changed, fresh[differ])
+    if len(searched_changed) > MAX_SEARCHED_SHARE * len(terms):
+        return None
     searched = matrix if cut is None else cut
     candidates, affected = _updated(previous.candidates, searched, searched_changed, threads)
     if cut is None:

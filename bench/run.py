@@ -223,10 +223,10 @@ COMMON_WORD_SHARE = 0.1
 
 
 def common_word(folder: Path, site: Path) -> str:
-    """A word of the site's abstracts whose index term is held by the most abstracts within
-    COMMON_WORD_SHARE of them, and not by the `editable_abstract`. Added to it, the word
-    changes its term's weight in every paper that holds it, and a rebuild's related papers
-    must follow: an edit as likely as a new word, and much more work."""
+    """A word of letters of the site's abstracts whose index term is held by the most
+    abstracts within COMMON_WORD_SHARE of them, and not by the `editable_abstract`. Added
+    to it, the word changes its term's weight in every paper that holds it, and a rebuild's
+    related papers must follow: an edit as likely as a new word, and much more work."""
     from confsite.render.terms import field_terms, term, tokens
 
     papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))
@@ -237,8 +237,12 @@ def common_word(folder: Path, site: Path) -> str:
     limit = COMMON_WORD_SHARE * len(papers)
     texts = [paper["abstract"] or "" for paper in papers]
     words = {term(word): word for text in texts for word in tokens(text) if word.isalpha()}
-    within = [(count, held_term) for held_term, count in held.items() if count <= limit]
-    return words[max(entry for entry in within if entry[1] not in edited)[1]]
+    within = [
+        (count, held_term)
+        for held_term, count in held.items()
+        if count <= limit and held_term in words and held_term not in edited
+    ]
+    return words[max(within)[1]]
 
 
 def mkdocs_build(site: Path, folder: Path, timeout: float) -> dict | None:

@@ -25,6 +25,7 @@ from conftest import REPO, wait_for_spare
 from confsite.cache.manifest import CACHE_FOLDER, manifest_path
 from confsite.cli.commands import main as confsite_main
 from confsite.diagnostics import ConfsiteError, Diagnostics
+from confsite.output.processes import build_lock
 from confsite.pipeline import BuildOptions, build
 
 SMALL = REPO / "tests" / "fixtures" / "small"
@@ -120,6 +121,23 @@ def test_a_bad_source_keeps_the_previous_site(project: Path, site: Path) -> None
     result = run_build(project, site)
     assert_failed_cleanly(result, "session.txt:2:", "NUL byte")
     assert tree_digest(site) == before and beside(site) == []
+
+
+@pytest.mark.parametrize("args", [(), ("--no-cache",)], ids=["cached", "no cache"])
+def test_a_build_while_another_writes_the_folder_is_refused(
+    project: Path, site: Path, args: tuple[str, ...]
+) -> None:
+    """Two builds of one output folder would share its staging folder, each removing or
+    swapping in what the other wrote: while one holds the folder, another is refused, with
+    caches or without, and the site stays as it was."""
+    before = tree_digest(site)
+    change_title(project)
+    with build_lock(site):  # as a running build holds it
+        result = run_build(project, site, *args)
+    assert_failed_cleanly(result, str(site), "another build is writing this output folder")
+    assert tree_digest(site) == before
+    assert beside(site) == []
+    assert run_build(project, site, *args).returncode == 0  # once it has let go
 
 
 # --- an output folder that cannot be written ---------------------------------------------------

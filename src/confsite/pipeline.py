@@ -177,7 +177,7 @@ def _built_anew(
     caches = found.caches
     staged = staged_site(found.out_dir, found.previous, caches.manifest)
     this_build = _build_id(found)
-    with build_lock(caches.lock), staged as writer:
+    with build_lock(found.out_dir), staged as writer:
         program = site_program(found.config, papers, found.content, found.base_url)
         inputs = CorpusInputs(program, caches.folder, found.fingerprint, writer)
         # Started before the authors and cite keys are made, which it does not need: so it has

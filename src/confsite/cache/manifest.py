@@ -56,7 +56,7 @@ def manifest_path(project_root: Path, out_dir: Path) -> Path:
 @dataclass(frozen=True)
 class CachePaths:
     """Where a build's caches lie: the project's cache folder, and the output folder's
-    manifest with the files named after it (its lock, its downloads' pieces, its spare).
+    manifest with the files named after it (its downloads' pieces, its spare).
     `NO_CACHE` has none: a build with `--no-cache` reads and writes no cache."""
 
     folder: Path | None = None
@@ -66,10 +66,6 @@ class CachePaths:
     def of(cls, project_root: Path, out_dir: Path) -> CachePaths:
         manifest = manifest_path(project_root, out_dir)
         return cls(manifest.parent, manifest)
-
-    @property
-    def lock(self) -> Path | None:
-        return self.manifest.with_suffix(".lock") if self.manifest else None
 
     @property
     def downloads(self) -> Path | None:

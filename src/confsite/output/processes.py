@@ -8,11 +8,13 @@ import ctypes
 import fcntl
 import functools
 import gc
+import hashlib
 import multiprocessing
 import os
 import queue
 import resource
 import signal
+import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -325,15 +327,21 @@ def _write_results(pickled: queue.SimpleQueue[bytes | None], sender: Any) -> Non
             del data  # not held while the next is made: results are large at archive scale
 
 
+def build_lock_file(out_dir: Path) -> Path:
+    """Where builds of `out_dir` take turns: one file per output folder, in this user's
+    temporary folder, so every build of it meets the same lock, with or without caches and
+    from any project, and nothing but the site appears beside it."""
+    folder_id = hashlib.sha256(os.fsencode(out_dir.resolve())).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"confsite-{os.getuid()}" / f"{folder_id}.lock"
+
+
 @contextlib.contextmanager
-def build_lock(path: Path | None) -> Iterator[None]:
-    """One build at a time per output folder. The lock file lives in the project's cache, so
-    nothing but the site appears beside the output folder; without a writable cache, no lock."""
-    if path is None:
-        yield
-        return
+def build_lock(out_dir: Path) -> Iterator[None]:
+    """One build at a time per output folder: two would share its staging folder, each
+    removing or swapping in what the other wrote. Where no lock file can be made, no lock."""
+    path = build_lock_file(out_dir)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         stream = open(path, "a")  # noqa: SIM115 - held for the whole build
     except OSError:
         yield
@@ -343,7 +351,7 @@ def build_lock(path: Path | None) -> Iterator[None]:
             fcntl.flock(stream, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise ConfsiteError(
-                str(path), "another build is writing the same output folder; try again when it ends"
+                str(out_dir), "another build is writing this output folder; try again when it ends"
             ) from None
         yield
 

@@ -7,7 +7,7 @@ rebuild with nothing changed, a rebuild after a new word is added to one abstrac
 after a common word is added to it (`common_word`). Reported: wall and CPU
 seconds per phase, peak memory of the whole process tree (PSS, sampled in one more full build:
 see `SAMPLE_SECONDS`), files and bytes written, search index bytes, and how many files each
-rebuild rewrote (by inode and mtime). Up to 10,000 papers the three builds are repeated
+rebuild rewrote (by inode and mtime). Up to 10,000 papers the four builds are repeated
 (`--repeat`, default 3) and each is the median run, as the same build varies by 10-20% from
 run to run on this machine. Where MkDocs is installed
 (`pip install -e .[bench]`), it builds the same papers as one Markdown page each with its
@@ -223,17 +223,20 @@ COMMON_WORD_SHARE = 0.1
 
 
 def common_word(folder: Path, site: Path) -> str:
-    """A word of letters of the site's abstracts whose index term is held by the most
-    abstracts within COMMON_WORD_SHARE of them, and not by the `editable_abstract`. Added
-    to it, the word changes its term's weight in every paper that holds it, and a rebuild's
-    related papers must follow: an edit as likely as a new word, and much more work."""
+    """A word of letters of the site's abstracts whose index term is held by the most papers
+    (in title or abstract, as related papers count them) within COMMON_WORD_SHARE of them,
+    and not by the `editable_abstract`'s paper. Added to it, the word changes its term's
+    weight in every paper that holds it, and a rebuild's related papers must follow: an edit
+    as likely as a new word, and much more work."""
     from confsite.render.terms import field_terms, term, tokens
 
     papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))
-    held: Counter[str] = Counter()
-    for paper in papers:
-        held.update(field_terms(paper["abstract"] or "").keys())
-    edited = field_terms(editable_abstract(folder, site)[0]["abstract"])
+
+    def paper_terms(paper: dict) -> set[str]:
+        return set(field_terms(f"{paper['title'] or ''}\n{paper['abstract'] or ''}"))
+
+    held = Counter(held_term for paper in papers for held_term in paper_terms(paper))
+    edited = paper_terms(editable_abstract(folder, site)[0])
     limit = COMMON_WORD_SHARE * len(papers)
     texts = [paper["abstract"] or "" for paper in papers]
     words = {term(word): word for text in texts for word in tokens(text) if word.isalpha()}
@@ -242,6 +245,8 @@ def common_word(folder: Path, site: Path) -> str:
         for held_term, count in held.items()
         if count <= limit and held_term in words and held_term not in edited
     ]
+    if not within:
+        raise SystemExit(f"no word of {site}'s abstracts is held by at most {limit:.0f} papers")
     return words[max(within)[1]]
 
 
@@ -339,7 +344,11 @@ def bench_size(
         references.append(settle())
         return confsite_build(config, out, sampled)
 
+    pristine = folder / "dumps-as-made"  # each repeat edits the dumps as they were made
+    shutil.copytree(folder / "dumps", pristine)
     for _ in range(repeat):
+        trash.put(folder / "dumps")
+        shutil.copytree(pristine, folder / "dumps")
         runs["full"].append(full_build())
         states = file_states(out)
         references.append(settle())

@@ -259,13 +259,39 @@ def test_a_paper_tying_the_lowest_of_a_list_enters_it_only_if_it_would_afresh(
     ]
     ids = [f"paper-{number}" for number in range(len(documents))]
     _, nearest = related_papers(ids, made_up_terms(documents))
-    assert list(nearest.candidates[0].indices) == [0, 1, 2]
+    assert sorted(nearest.candidates[0].indices) == [0, 1, 2]
     documents[2], documents[4] = (Counter(), Counter({"elsewhere": 2})), twin
     terms = made_up_terms(documents)
     _, updated = related_papers(ids, terms, previous=nearest)
     _, computed = related_papers(ids, terms)
-    assert list(computed.candidates[0].indices) == [0, 1, 3]
+    assert sorted(computed.candidates[0].indices) == [0, 1, 3]
     assert exact_entries(updated.candidates) == exact_entries(computed.candidates)
+
+
+@pytest.mark.parametrize(("edited", "afresh"), [(20, False), (21, True)])
+def test_more_papers_to_search_again_than_the_share_are_computed_afresh(
+    edited: int, afresh: bool, rows_redone: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A word of its own added to each of `edited` abstracts of 200 changes those papers'
+    vectors and signatures alone: up to MAX_SEARCHED_SHARE of them (20) are an update, past
+    it every paper is computed afresh."""
+    monkeypatch.setattr(confsite.render.related, "ARCHIVE_SCALE", 0)
+    monkeypatch.setattr(confsite.render.related, "SIGNATURE_TERMS", 6)
+    monkeypatch.setattr(confsite.render.related, "SHORTLIST", 8)
+    words = [f"w{number:03d}" for number in range(120)]
+    documents = [
+        (Counter(), Counter(words[(number * 7 + step) % 120] for step in range(12)))
+        for number in range(200)
+    ]
+    ids = [f"paper-{number:03d}" for number in range(len(documents))]
+    _, nearest = related_papers(ids, made_up_terms(documents))
+    for number in range(edited):
+        title, abstract = documents[number * 9]
+        documents[number * 9] = (title, abstract + Counter({f"own{number}": 1}))
+    terms = made_up_terms(documents)
+    related, _ = related_papers(ids, terms, previous=nearest)
+    assert (rows_redone[-1] == len(documents)) == afresh, rows_redone
+    assert related == related_papers(ids, terms)[0]
 
 
 @pytest.mark.slow  # whole-site scans or repeated builds: out of the fast loop

@@ -5,8 +5,9 @@ Titles count twice; term frequencies are sublinear (1 + ln tf) and inverse docum
 smoothed, as scikit-learn's TfidfVectorizer makes them. Terms in more than MAX_DOCUMENT_SHARE
 of the papers are left out: they say little about a paper, and the top-n product's cost grows
 with the square of a term's document count.
-For each paper the most similar others above a floor are kept. Ties break by id, so output
-is stable; a paper's candidates, cut before that, keep the earlier papers of a tie.
+For each paper the most similar others above a floor are kept. Ties among a paper's
+candidates break by id, so output is stable; the candidate list itself, cut before that,
+keeps the earlier papers (by row) of a tie at its end.
 
 At archive scale the exact top-n product takes minutes (every pair of papers sharing a term is
 scored), so from ARCHIVE_SCALE papers each paper's candidates are shortlisted by a signature,
@@ -122,14 +123,14 @@ def related_papers(
     returned itself when nothing changed)."""
     matrix, term_weights = tfidf_matrix(terms)
     changed = None if previous is None else _changed_rows(previous, terms, term_weights)
-    update = None
-    if previous is not None and changed is not None:
-        if len(changed) == 0 and previous.ids == tuple(ids):  # nothing changed
-            return _related_by_id(previous), previous
-        if len(changed) == 0:  # the same texts, new ids: ties break by id, so every paper
-            update = dataclasses.replace(previous, ids=tuple(ids)), None
-        else:
-            update = _updated_nearest(previous, ids, terms, matrix, term_weights, changed, threads)
+    if previous is None or changed is None:
+        update = None
+    elif len(changed) == 0 and previous.ids == tuple(ids):  # nothing changed
+        return _related_by_id(previous), previous
+    elif len(changed) == 0:  # the same texts, new ids: ties break by id, so every paper
+        update = dataclasses.replace(previous, ids=tuple(ids)), None
+    else:  # None when too many papers are to be searched again
+        update = _updated_nearest(previous, ids, terms, matrix, term_weights, changed, threads)
     if update is None:
         update = _afresh(ids, terms, matrix, term_weights, threads), None
     nearest, unranked = update
@@ -398,7 +399,7 @@ def _best(rows: csr_matrix, transposed: csr_matrix, threads: int) -> csr_matrix:
     of them, or the SHORTLIST at archive scale (`transposed`: the matrix searched, transposed,
     made once by the caller). Ties at the cut keep the earlier papers, so that an update,
     which merges lists, keeps the same ones (see `_first_by_score`)."""
-    from sparse_dot_topn import sp_matmul, sp_matmul_topn
+    from sparse_dot_topn import sp_matmul_topn
 
     papers = transposed.shape[1]
     length, floor = list_length(papers), candidate_floor(papers)
@@ -406,19 +407,17 @@ def _best(rows: csr_matrix, transposed: csr_matrix, threads: int) -> csr_matrix:
     # One more than kept shows where a tie crosses the cut: the product keeps whichever tied
     # paper it met first, so such a row is made again whole.
     found = sp_matmul_topn(rows, transposed, top_n=length + 1, threshold=floor, n_threads=threads)
-    best, tied = _cut_one_from_full(found, length)
+    best, tied = _lowest_dropped(found, length)
     if len(tied):
-        whole = sp_matmul(rows[tied], transposed, n_threads=threads)
-        whole.data[whole.data <= floor] = 0  # as the top-n product's threshold drops them
-        whole.eliminate_zeros()
-        best = with_rows(best, tied, _first_by_score(*_entries(whole), length, whole.shape))
+        best = with_rows(best, tied, _best_whole(rows[tied], transposed, length, threads))
     return best
 
 
-def _cut_one_from_full(found: csr_matrix, length: int) -> tuple[csr_matrix, np.ndarray]:
+def _lowest_dropped(found: csr_matrix, length: int) -> tuple[csr_matrix, np.ndarray]:
     """`found` (at most `length` + 1 entries a row) with the lowest entry of each row of
-    more than `length` dropped, the later paper of a tie; and the rows where that lowest
-    score ties another, so that the product may have cut a tying paper earlier than both."""
+    more than `length` dropped; and the rows where that lowest score ties another, whose
+    entries are then no list at all: the product may have left out a tying paper earlier
+    than the ones it kept, so they are made again whole."""
     import numpy as np
     from scipy.sparse import csr_matrix
 
@@ -430,13 +429,25 @@ def _cut_one_from_full(found: csr_matrix, length: int) -> tuple[csr_matrix, np.n
     if held.any():
         lowest[held] = np.minimum.reduceat(scores, found.indptr[:-1][held])
     at_lowest = over[rows] & (scores == lowest[rows])
-    tied = np.nonzero(np.bincount(rows[at_lowest], minlength=found.shape[0]) > 1)[0]
-    last_column = np.full(found.shape[0], -1)
-    np.maximum.at(last_column, rows[at_lowest], columns[at_lowest])
-    kept = ~(at_lowest & (columns == last_column[rows]))
-    indptr = np.concatenate([[0], np.cumsum(counts - over)])
+    at_lowest_count = np.bincount(rows[at_lowest], minlength=found.shape[0])
+    kept = ~at_lowest
+    indptr = np.concatenate([[0], np.cumsum(counts - at_lowest_count)])
     best = csr_matrix((scores[kept], columns[kept], indptr), shape=found.shape)
-    return best, tied
+    return best, np.nonzero(at_lowest_count > 1)[0]
+
+
+def _best_whole(rows: csr_matrix, transposed: csr_matrix, length: int, threads: int) -> csr_matrix:
+    """Each row's `length` best by the whole product, CHANGED_BLOCK rows at a time (a
+    paper's product with every paper sharing a term with it), each block cut at once."""
+    from scipy.sparse import vstack
+    from sparse_dot_topn import sp_matmul
+
+    def block_best(start: int) -> csr_matrix:
+        whole = sp_matmul(rows[start : start + CHANGED_BLOCK], transposed, n_threads=threads)
+        return _first_by_score(*_entries(whole), length, whole.shape)
+
+    blocks = [block_best(start) for start in range(0, rows.shape[0], CHANGED_BLOCK)]
+    return vstack(blocks, format="csr")
 
 
 def _first_by_score(

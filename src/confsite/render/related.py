@@ -422,16 +422,11 @@ def _lowest_dropped(found: csr_matrix, length: int) -> tuple[csr_matrix, np.ndar
     from scipy.sparse import csr_matrix
 
     rows, columns, scores = _entries(found)
-    counts = np.diff(found.indptr)
-    over = counts > length
-    lowest = np.full(found.shape[0], np.inf)
-    held = counts > 0
-    if held.any():
-        lowest[held] = np.minimum.reduceat(scores, found.indptr[:-1][held])
-    at_lowest = over[rows] & (scores == lowest[rows])
+    lowest = _lowest_of_full_lists(found, length + 1)  # minus infinity where not over
+    at_lowest = scores == lowest[rows]
     at_lowest_count = np.bincount(rows[at_lowest], minlength=found.shape[0])
     kept = ~at_lowest
-    indptr = np.concatenate([[0], np.cumsum(counts - at_lowest_count)])
+    indptr = np.concatenate([[0], np.cumsum(np.diff(found.indptr) - at_lowest_count)])
     best = csr_matrix((scores[kept], columns[kept], indptr), shape=found.shape)
     return best, np.nonzero(at_lowest_count > 1)[0]
 

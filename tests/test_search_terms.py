@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 from conftest import REPO, SEEDS
 
+import confsite.render.terms
 from confsite.render.stemmer import stem
-from confsite.render.terms import field_terms, fold, term, tokens
+from confsite.render.terms import Vocabulary, field_terms, fold, term, text_counts, tokens
 
 NODE_MODULES = REPO / "node_modules"
 ENGLISH = NODE_MODULES / "an-array-of-english-words" / "index.json"
@@ -110,3 +111,25 @@ def test_words_split_and_trim_as_lunr_js_does() -> None:
     counts = field_terms("Sergey Levine: (experience) replay — the 🚀 don't\u3000wide\x1cfile")
     assert counts == {"sergey": 1, "levin": 1, "experi": 1, "replay": 1, "🚀": 1, "don't": 1,
                       "wide\x1cfil": 1}
+
+
+def test_texts_counted_into_arrays_equal_each_text_counted_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`text_counts` (a corpus's counts straight into arrays) against `field_terms` (one
+    text's Counter, checked above against lunr.js): every line of the seeds, and texts
+    with no term, symbols, accents and spaces only JavaScript splits at. Chunks of three
+    texts, so that terms first met in a later chunk and empty rows cross chunk edges."""
+    monkeypatch.setattr(confsite.render.terms, "TEXT_CHUNK", 3)
+    texts = ["", "the of and", "— !!", "α-β α 🚀 🚀 Café cafe\u0301", "don't\u3000wide\x1cfile",
+             "graph graph graphs graphing", "\ufeffbom\u00a0space"]
+    for path in sorted(SEEDS.iterdir()):
+        texts += path.read_text(encoding="utf-8").splitlines()
+    vocabulary = Vocabulary()
+    matrix = text_counts(iter(texts), vocabulary)
+    assert matrix.shape == (len(texts), len(vocabulary))
+    for number, text in enumerate(texts):
+        row = matrix.getrow(number)
+        counted = {vocabulary.terms[c]: int(n) for c, n in zip(row.indices, row.data, strict=True)}
+        assert counted == dict(field_terms(text)), (number, text)
+    assert len(vocabulary.terms) == len(set(vocabulary.terms))

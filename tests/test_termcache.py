@@ -35,11 +35,12 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The titles whose terms were counted, in order."""
     titles: list[str] = []
 
-    def counting(record: Paper) -> tuple[Counter[str], Counter[str]]:
+    def counting(record: Paper) -> str:
         titles.append(record.title or "")
-        return paper_terms(record)
+        return plain_abstract(record)
 
-    monkeypatch.setattr(confsite.cache.terms, "paper_terms", counting)
+    # Made once for each text the cache counts (its plain abstract is kept with its terms).
+    monkeypatch.setattr(confsite.cache.terms, "plain_abstract", counting)
     return titles
 
 
@@ -124,10 +125,12 @@ def test_cached_and_counted_terms_give_identical_arrays(tmp_path: Path) -> None:
 def test_counting_in_chunks_gives_the_same_terms(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Counts become arrays a chunk of papers at a time; chunk edges must not show."""
+    """Counts become arrays a chunk of texts at a time; chunk edges must not show, nor a
+    term first met in a later chunk, nor a text with no term."""
     papers = [paper(str(n), f"Graph {n} networks", f"Text number {n} of graphs.") for n in range(7)]
+    papers[3] = paper("3", "The", "")  # a stop word alone, and no abstract
     whole = build_terms(tmp_path / "whole", papers)
-    monkeypatch.setattr(confsite.render.terms, "COUNT_CHUNK", 2)
+    monkeypatch.setattr(confsite.render.terms, "TEXT_CHUNK", 2)
     assert build_terms(tmp_path / "chunked", papers) == whole == [paper_terms(p) for p in papers]
 
 

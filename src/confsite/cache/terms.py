@@ -17,8 +17,9 @@ from ..render.terms import (
     Vocabulary,
     canonical_terms,
     count_matrices,
-    paper_terms,
+    index_text,
     plain_abstract,
+    text_counts,
     widened,
 )
 from .digests import text_digest
@@ -57,14 +58,10 @@ class TermCache:
                 new[key] = paper
                 row[key] = len(stored.keys) + len(new) - 1
         vocabulary = Vocabulary(stored.vocabulary)
-        new_abstracts: list[str] = []  # the new texts' plain abstracts
-
-        def counted(paper: Paper) -> tuple:
-            terms = paper_terms(paper)
-            new_abstracts.append(plain_abstract(paper))  # plain_text remembers it from just now
-            return terms
-
-        titles, abstracts = count_matrices(map(counted, new.values()), 2, vocabulary)
+        # Made once, counted from and kept: plain text of TeX is slow.
+        new_abstracts = [plain_abstract(paper) for paper in new.values()]
+        titles = text_counts((index_text(paper.title) for paper in new.values()), vocabulary)
+        abstracts = text_counts(new_abstracts, vocabulary)
         order = [row[key] for key in keys]
         width = len(vocabulary)
         title, abstract = (

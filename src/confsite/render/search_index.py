@@ -47,6 +47,7 @@ from .terms import (
     field_terms,
     index_text,
     renumbering,
+    text_counts,
     widened,
 )
 
@@ -527,9 +528,9 @@ def _author_parts(lists: list[tuple[str, ...]]) -> tuple[list[str | tuple[str, .
 
 
 def _counted(texts: Iterable[str], vocabulary: Vocabulary) -> csr_matrix:
-    """The texts' term counts, a row per text, counted a chunk at a time (`count_matrices`):
+    """The texts' term counts, a row per text, counted a chunk at a time (`text_counts`):
     an archive's distinct author names are hundreds of thousands."""
-    return count_matrices(([field_terms(text)] for text in texts), 1, vocabulary)[0]
+    return text_counts(texts, vocabulary)
 
 
 # Papers per file of abstracts. Results show the passage of each abstract that matches, for

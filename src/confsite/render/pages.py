@@ -208,13 +208,11 @@ def render_site(
     with template_errors_located(theme_dir), pool_made as pool:
         result.workers = 1 if pool.in_process else jobs
         pages, downloads_and_listing = _stage_pages(pool, corpus)
-        # Related papers are known: this process renders too, while the corpus worker makes
-        # the search index. Waiting for that first left a core idle in a rebuild, where the
-        # index is most of the corpus worker's work and the page workers have little.
+        search = corpus.search_files()  # while the workers render
+        # The corpus worker is done: this process renders too, in the core it frees.
         pool.help()
         result.collect(pages, progress)
         result.collect(downloads_and_listing)
-        search = corpus.search_files()
     progress.finish()
     result.digests = views.digests_made(corpus.related())
     for path, data in other_files(site, theme_dir, sorted(result.files)):

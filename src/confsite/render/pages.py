@@ -239,19 +239,14 @@ def _stage_pages(pool: WorkerPool, corpus: CorpusJob) -> tuple[Iterable[Staged],
     """Every page, then the downloads and the search files made without the terms, staged in
     the workers: pages without related papers and those search files at once, the
     downloads once the corpus worker has counted the terms (and so made the plain abstracts
-    they show), paper pages once related papers are known. Queued after the other pages, a
-    full build's downloads keep a worker busy while the corpus worker finishes related
-    papers, where the workers would wait at archive scale."""
+    they show), paper pages once related papers are known. Queued after the other pages, the
+    downloads keep a worker busy while the corpus worker finishes related papers, where the
+    workers would wait at archive scale."""
     job: RenderJob = pool.worker
-    # A rebuild's downloads show no plain abstracts from the corpus worker (it sends none, see
-    # `corpus_results`): queued first, as at archive scale they are a rebuild's longest task.
-    rebuild = bool(job.writer.previous.files)
-    downloads = pool.map_unordered("make_downloads", [{}]) if rebuild else None
     other_pages = pool.map_unordered("stage_pages", [range(*run) for run in runs(len(job.makers))])
     listing = pool.map_unordered("make_listing_search_files", [None])
     plain = corpus.plain_abstracts()
-    if downloads is None:
-        downloads = pool.map_unordered("make_downloads", [plain])
+    downloads = pool.map_unordered("make_downloads", [plain])
     related = corpus.related()
     tasks = [job.paper_task(range(*run), related, plain) for run in runs(len(job.papers))]
     pages = itertools.chain(other_pages, pool.map_unordered("stage_papers", tasks))

@@ -202,12 +202,7 @@ class Vocabulary:
         return found
 
     def numbers(self, terms: Iterable[str]) -> list[int]:
-        number = self._number
-        for term in terms:
-            if term not in number:
-                number[term] = len(self.terms)
-                self.terms.append(term)
-        return [number[term] for term in terms]
+        return list(map(self.number, terms))
 
 
 def count_matrix(rows: Sequence[Counter[str]], vocabulary: Vocabulary) -> csr_matrix:
@@ -248,17 +243,11 @@ def text_counts(texts: Iterable[str], vocabulary: Vocabulary) -> csr_matrix:
     """Each text's term frequencies, as `field_terms` counts them, a row per text, over
     `vocabulary` (which grows to hold them). Counted straight into arrays a chunk of texts at
     a time: each word is one lookup in C, where a Counter per text took a call and two."""
-    import numpy as np
-    from scipy.sparse import csr_matrix, vstack
-
     numbers, texts = TermNumbers(vocabulary), iter(texts)
     parts = []
     while chunk := list(itertools.islice(texts, TEXT_CHUNK)):
         parts.append(_chunk_counts(chunk, numbers))
-    width = len(vocabulary)
-    if not parts:
-        return csr_matrix((0, width), dtype=np.int32)
-    return vstack([widened(part, width) for part in parts], format="csr")
+    return stacked(parts, len(vocabulary))
 
 
 def _chunk_counts(texts: list[str], numbers: TermNumbers) -> csr_matrix:
@@ -286,22 +275,23 @@ def count_matrices(
     """One count matrix per field from rows of one Counter per field. The rows are taken
     a chunk at a time, so a whole corpus's Counters (too large at scale) are never held at
     once."""
-    import numpy as np
-    from scipy.sparse import csr_matrix, vstack
-
     rows = iter(rows)
     chunks: list[list[csr_matrix]] = [[] for _ in range(fields)]
     while chunk := list(itertools.islice(rows, COUNT_CHUNK)):
         for field, matrices in enumerate(chunks):
             matrices.append(count_matrix([row[field] for row in chunk], vocabulary))
-    width = len(vocabulary)
-    return [
-        vstack(
-            [widened(m, width) for m in parts] or [csr_matrix((0, width), dtype=np.int32)],
-            format="csr",
-        )
-        for parts in chunks
-    ]
+    return [stacked(parts, len(vocabulary)) for parts in chunks]
+
+
+def stacked(parts: list[csr_matrix], width: int) -> csr_matrix:
+    """Count matrices made a chunk at a time, one under the other, each widened to the
+    vocabulary's final `width`; no chunk gives no row."""
+    import numpy as np
+    from scipy.sparse import csr_matrix, vstack
+
+    if not parts:
+        return csr_matrix((0, width), dtype=np.int32)
+    return vstack([widened(part, width) for part in parts], format="csr")
 
 
 def widened(matrix: csr_matrix, width: int) -> csr_matrix:

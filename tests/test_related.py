@@ -503,3 +503,39 @@ def test_a_signature_keeps_a_rows_heaviest_terms_the_earlier_of_equal_ones() -> 
         assert row.indices.tolist() == [c for c, _ in kept]
         assert row.data == pytest.approx([w / length for _, w in kept])
     assert cut.nnz == 2 * SIGNATURE_TERMS + 3 + 0 + SIGNATURE_TERMS  # rows were cut
+
+
+def test_rows_replaced_keep_every_other_row_and_each_rows_stored_order() -> None:
+    """`with_rows` against rows copied one by one: replaced rows (first, last, an empty one
+    made full and a full one made empty) hold the replacements' entries in their stored order
+    (not sorted), every other row its own."""
+    from confsite.render.related import with_rows
+
+    rng = np.random.default_rng(11)
+
+    def random_rows(count: int) -> list[list[tuple[int, float]]]:
+        return [
+            [(int(c), float(rng.random())) for c in rng.permutation(30)[: rng.integers(0, 6)]]
+            for _ in range(count)
+        ]
+
+    def matrix_of(rows: list[list[tuple[int, float]]]) -> csr_matrix:
+        indptr = np.cumsum([0] + [len(row) for row in rows])
+        columns = [c for row in rows for c, _ in row]
+        values = [v for row in rows for _, v in row]
+        return csr_matrix((values, columns, indptr), shape=(len(rows), 30))
+
+    old = random_rows(9)
+    old[4], old[6] = [], [(3, 0.5), (1, 0.25)]
+    replaced = np.array([0, 4, 6, 8])
+    new = random_rows(len(replaced))
+    new[1], new[2] = [(29, 1.0), (0, 2.0)], []
+    made = with_rows(matrix_of(old), replaced, matrix_of(new))
+    expected = list(old)
+    for row, entries in zip(replaced.tolist(), new, strict=True):
+        expected[row] = entries
+    for row, entries in enumerate(expected):
+        start, end = made.indptr[row], made.indptr[row + 1]
+        columns, values = made.indices[start:end].tolist(), made.data[start:end].tolist()
+        assert list(zip(columns, values, strict=True)) == entries
+    assert made.shape == (9, 30)

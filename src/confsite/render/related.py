@@ -251,24 +251,15 @@ def renumbered(
 
 def with_rows(matrix: csr_matrix, rows: np.ndarray, replacements: csr_matrix) -> csr_matrix:
     """`matrix` with its `rows` (sorted, distinct) replaced by those of `replacements`, in
-    order; the other rows' entries are copied as they are."""
+    order; the other rows' entries are copied as they are. Stacked and taken by row in
+    scipy's C: sorting every entry to merge in a few rows was 0.3 s of a one-abstract rebuild
+    at 100,000 papers."""
     import numpy as np
-    from scipy.sparse import csr_matrix
+    from scipy.sparse import vstack
 
-    lengths = np.diff(matrix.indptr)
-    lengths[rows] = np.diff(replacements.indptr)
-    replaced = np.zeros(matrix.shape[0], dtype=bool)
-    replaced[rows] = True
-    old_rows, old_columns, old_values = _entries(matrix)
-    kept = ~replaced[old_rows]
-    new_rows, new_columns, new_values = _entries(replacements)
-    row = np.concatenate([old_rows[kept], rows[new_rows]])
-    # Two runs, each in row order: a stable sort merges them, keeping each row's own order.
-    order = np.argsort(row, kind="stable")
-    columns = np.concatenate([old_columns[kept], new_columns])[order]
-    values = np.concatenate([old_values[kept], new_values])[order]
-    indptr = np.concatenate([[0], np.cumsum(lengths)])
-    return csr_matrix((values, columns, indptr), shape=matrix.shape)
+    order = np.arange(matrix.shape[0])
+    order[rows] = matrix.shape[0] + np.arange(len(rows))
+    return vstack([matrix, replacements], format="csr")[order]
 
 
 def by_row_blocks(

@@ -121,3 +121,42 @@ def test_a_papers_places_follow_its_own_order_of_sessions(
     site = build_site(seeds_build.config, papers, (), None, Diagnostics())
     assert sum(len(p.sessions) > 1 for p in site.papers) >= 5
     assert site.session_places == places_by_lookup(site)
+
+
+def test_sessions_are_grouped_by_value_and_ordered_by_their_first_paper_in_the_sources() -> None:
+    """Equal sessions held as distinct objects are one group; groups come in the order of
+    their earliest paper in the sources (source, then line), whichever paper is listed
+    first by id, and a tie goes to the earlier slug."""
+    from confsite.config import SiteConfig
+    from confsite.diagnostics import SourceLoc
+    from confsite.model.records import Session
+    from confsite.model.site import site_program
+
+    def paper(paper_id: str, *placed: tuple[Session, tuple[int, int]]) -> Paper:
+        return Paper(
+            id=paper_id, title=paper_id, authors=(), affiliations=(), abstract=None, links=(),
+            keywords=(), presentation=None, decision=None, attendance=None, awards=(),
+            sessions=tuple(s for s, _ in placed), session_order=tuple(o for _, o in placed),
+            session_rooms=(None,) * len(placed), room=None, conference="ICLR", year=2024,
+            sources=(SourceLoc("dump.txt", 1),),
+        )
+
+    def late() -> Session:  # a new object each time, equal to the others
+        return Session("ICLR", 2024, "Late session")
+
+    early, tied = Session("ICLR", 2024, "Early session"), Session("ICLR", 2024, "Also early")
+    papers = [
+        paper("a", (late(), (0, 2)), (early, (1, 4))),
+        paper("b", (late(), (2, 1))),
+        paper("c", (early, (0, 3))),
+        paper("d", (late(), (0, 8))),
+        paper("e", (tied, (0, 3))),
+    ]
+    config = SiteConfig(title="T", sources=(), root=Path("."), config_path="site.yaml")
+    sessions = site_program(config, papers, (), None).sessions
+    assert [(g.session.name, [p.id for p in g.papers]) for g in sessions] == [
+        ("Late session", ["a", "d", "b"]),
+        ("Also early", ["e"]),
+        ("Early session", ["c", "a"]),
+    ]
+    assert sessions[0].session is papers[0].sessions[0]  # the first of the equal ones met

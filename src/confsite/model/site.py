@@ -76,18 +76,28 @@ def _collection_sort_key(key: CollectionKey) -> tuple:
 
 
 def _session_groups(papers: tuple[Paper, ...]) -> list[SessionGroup]:
-    members: dict[Session, list[tuple[tuple[int, int], str, Paper]]] = {}
+    members: dict[tuple, list[tuple[tuple[int, int], str, Paper]]] = {}
+    sessions: dict[tuple, Session] = {}  # the first of each equal session met
     for paper in papers:
         for session, order in zip(paper.sessions, paper.session_order, strict=True):
-            members.setdefault(session, []).append((order, paper.id, paper))
-    labels = {s: f"{collection_label(s.conference, s.year)} {s.name}" for s in members}
+            # Keyed by its fields, which is how sessions compare, hashed in C: a Session's
+            # own hash and equality are Python calls, 0.2 s over 100,000 papers.
+            key = (session.conference, session.year, session.name)
+            listed = members.get(key)
+            if listed is None:
+                listed = members[key] = []
+                sessions[key] = session
+            listed.append((order, paper.id, paper))
+    labels = {s: f"{collection_label(s.conference, s.year)} {s.name}" for s in sessions.values()}
     slugs = unique_slugs(labels, "session", 80)
-    groups = [
-        SessionGroup(session, slugs[session], tuple(p for _, _, p in sorted(entries)))
-        for session, entries in members.items()
-    ]
+    groups = []
+    for key, listed in members.items():
+        listed.sort()
+        session = sessions[key]
+        group = SessionGroup(session, slugs[session], tuple(p for _, _, p in listed))
+        groups.append((listed[0][0], group))  # where its first paper appears in the sources
     # Sessions in the order their first paper appears in the sources.
-    return sorted(groups, key=lambda g: (min(o for o, _, _ in members[g.session]), g.slug))
+    return [group for _, group in sorted(groups, key=lambda pair: (pair[0], pair[1].slug))]
 
 
 def _collections(papers: tuple[Paper, ...], groups: list[SessionGroup]) -> tuple[Collection, ...]:

@@ -412,6 +412,43 @@ def test_page_workers_run_below_the_corpus_worker_s_priority(tmp_path: Path) -> 
     assert all(nice == own and at >= made for pid, nice, at in pages if pid == build)
 
 
+def test_the_build_ends_once_the_corpus_worker_has_saved_the_terms(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The corpus worker saves the terms after the search files, while pages render; the
+    build waits for that save (stopping the worker once the search files came would lose
+    it). A save that starts only once every page is rendered, inherited by the forked
+    worker, must still be done when the build is."""
+    import time
+
+    import confsite.render.pages
+    from confsite.cache.terms import CACHE_FILE, TermCache, texts_digest
+
+    rendered = tmp_path / "rendered"
+    save, render_site = TermCache.save, confsite.render.pages.render_site
+
+    def late_save(self: TermCache) -> None:
+        for _ in range(1000):  # the build's own process marks when it has rendered
+            if rendered.exists():
+                break
+            time.sleep(0.01)
+        save(self)
+
+    def marked_render_site(*args: Any, **kwargs: Any) -> Any:
+        made = render_site(*args, **kwargs)
+        rendered.touch()
+        return made
+
+    monkeypatch.setattr(TermCache, "save", late_save)
+    monkeypatch.setattr(confsite.render.pages, "render_site", marked_render_site)
+    project = copy_seeds_project(tmp_path / "project")
+    result = run(project / "site.yaml", tmp_path / "site", jobs=2)
+    assert result.workers == 2 and rendered.exists()  # forked: the save was the worker's
+    saved = project / confsite.cache.manifest.CACHE_FOLDER / CACHE_FILE
+    _, terms = pickle.loads(saved.read_bytes())
+    assert set(terms.keys) == {texts_digest(paper) for paper in result.papers}
+
+
 def test_a_new_confsite_version_invalidates_the_cache(
     seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -449,6 +449,44 @@ def test_the_build_ends_once_the_corpus_worker_has_saved_the_terms(
     assert set(terms.keys) == {texts_digest(paper) for paper in result.papers}
 
 
+def test_a_corpus_worker_stopped_while_saving_the_terms_fails_no_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopped once every page is rendered, as it saves the terms: every file is staged by
+    then, so the build succeeds with the site one built with the save has, and only the
+    terms cache is missing (the next build counts them again)."""
+    import time
+
+    import confsite.render.pages
+    from confsite.cache.terms import CACHE_FILE, TermCache
+
+    here, rendered = os.getpid(), tmp_path / "rendered"
+    render_site = confsite.render.pages.render_site
+
+    def stopped_save(self: TermCache) -> None:
+        if os.getpid() != here:  # in the forked corpus worker
+            for _ in range(1000):
+                if rendered.exists():
+                    break
+                time.sleep(0.01)
+            os._exit(1)
+
+    def marked_render_site(*args: Any, **kwargs: Any) -> Any:
+        made = render_site(*args, **kwargs)
+        rendered.touch()
+        return made
+
+    monkeypatch.setattr(TermCache, "save", stopped_save)
+    monkeypatch.setattr(confsite.render.pages, "render_site", marked_render_site)
+    project = copy_seeds_project(tmp_path / "project")
+    result = run(project / "site.yaml", tmp_path / "site", jobs=2)
+    assert result.workers == 2 and rendered.exists()
+    assert not (project / confsite.cache.manifest.CACHE_FOLDER / CACHE_FILE).exists()
+    monkeypatch.undo()
+    run(project / "site.yaml", tmp_path / "serial", jobs=1)
+    assert tree_digest(tmp_path / "site") == tree_digest(tmp_path / "serial")
+
+
 def test_a_new_confsite_version_invalidates_the_cache(
     seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

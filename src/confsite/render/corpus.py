@@ -23,7 +23,7 @@ from ..cache.stores import load_pickle, save_pickle
 from ..cache.terms import TermCache
 from ..model.records import Paper
 from ..model.site import Site
-from ..output.processes import ForkedResults, forks, freed_memory_returned
+from ..output.processes import ChildStopped, ForkedResults, forks, freed_memory_returned
 from ..text.plain import may_hold_tex
 from .related import Nearest, related_papers
 from .search_index import search_files
@@ -65,9 +65,9 @@ def plain_abstracts(papers: Sequence[Paper], terms: CorpusTerms) -> PlainAbstrac
 def corpus_results(inputs: CorpusInputs, threads: int) -> Iterator[Any]:
     """On a full build the plain abstracts with TeX (see `CorpusJob.plain_abstracts`; none on
     a rebuild, which renders few pages), then related papers of each paper, then the search
-    index's files staged, then None once the terms are saved. The caches are saved after
-    what others wait for, but for related papers', which the search index's peak would
-    otherwise hold."""
+    index's files staged, then None once the terms are saved: after the search files, which
+    pages wait for. Related papers' state is saved before the search index, whose peak
+    would otherwise hold it."""
     papers = inputs.site.papers
     cache = TermCache(inputs.cache_folder, inputs.fingerprint)
     terms = cache.paper_terms(papers)
@@ -137,10 +137,13 @@ class CorpusJob:
         return self._search
 
     def caches_saved(self) -> None:
-        """Waits until the corpus work has saved its caches, after the search files."""
+        """Waits until the corpus work has saved its caches, after the search files. A worker
+        that stopped meanwhile leaves them unsaved, not the build failed: every file is
+        staged, and the next build counts again what they would have held."""
         self.search_files()  # comes first
         if not self._saved:
-            self._results.next()
+            with contextlib.suppress(ChildStopped):
+                self._results.next()
             self._saved = True
 
     def close(self) -> None:

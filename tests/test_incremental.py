@@ -412,35 +412,49 @@ def test_page_workers_run_below_the_corpus_worker_s_priority(tmp_path: Path) -> 
     assert all(nice == own and at >= made for pid, nice, at in pages if pid == build)
 
 
+def terms_saved_once_rendered(
+    monkeypatch: pytest.MonkeyPatch, marker: Path, then: Callable[[Any], None]
+) -> None:
+    """The terms' save, in the forked corpus worker, waits until the build's own process has
+    rendered every page (it marks that with `marker`), then does `then` instead (in this
+    process, it saves as it would)."""
+    import time
+
+    import confsite.render.pages
+    from confsite.cache.terms import TermCache
+
+    here, save, render_site = os.getpid(), TermCache.save, confsite.render.pages.render_site
+
+    def save_once_rendered(self: TermCache) -> None:
+        if os.getpid() == here:
+            save(self)
+            return
+        for _ in range(1000):
+            if marker.exists():
+                break
+            time.sleep(0.01)
+        then(self)
+
+    def marked_render_site(*args: Any, **kwargs: Any) -> Any:
+        made = render_site(*args, **kwargs)
+        marker.touch()
+        return made
+
+    monkeypatch.setattr(TermCache, "save", save_once_rendered)
+    monkeypatch.setattr(confsite.render.pages, "render_site", marked_render_site)
+
+
 def test_the_build_ends_once_the_corpus_worker_has_saved_the_terms(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The corpus worker saves the terms after the search files, while pages render; the
     build waits for that save (stopping the worker once the search files came would lose
-    it). A save that starts only once every page is rendered, inherited by the forked
-    worker, must still be done when the build is."""
-    import time
-
-    import confsite.render.pages
+    it). A save that starts only once every page is rendered must still be done when the
+    build is."""
     from confsite.cache.terms import CACHE_FILE, TermCache, texts_digest
 
     rendered = tmp_path / "rendered"
-    save, render_site = TermCache.save, confsite.render.pages.render_site
-
-    def late_save(self: TermCache) -> None:
-        for _ in range(1000):  # the build's own process marks when it has rendered
-            if rendered.exists():
-                break
-            time.sleep(0.01)
-        save(self)
-
-    def marked_render_site(*args: Any, **kwargs: Any) -> Any:
-        made = render_site(*args, **kwargs)
-        rendered.touch()
-        return made
-
-    monkeypatch.setattr(TermCache, "save", late_save)
-    monkeypatch.setattr(confsite.render.pages, "render_site", marked_render_site)
+    terms_saved_once_rendered(monkeypatch, rendered, TermCache.save)
     project = copy_seeds_project(tmp_path / "project")
     result = run(project / "site.yaml", tmp_path / "site", jobs=2)
     assert result.workers == 2 and rendered.exists()  # forked: the save was the worker's
@@ -455,29 +469,10 @@ def test_a_corpus_worker_stopped_while_saving_the_terms_fails_no_build(
     """Stopped once every page is rendered, as it saves the terms: every file is staged by
     then, so the build succeeds with the site one built with the save has, and only the
     terms cache is missing (the next build counts them again)."""
-    import time
+    from confsite.cache.terms import CACHE_FILE
 
-    import confsite.render.pages
-    from confsite.cache.terms import CACHE_FILE, TermCache
-
-    here, rendered = os.getpid(), tmp_path / "rendered"
-    render_site = confsite.render.pages.render_site
-
-    def stopped_save(self: TermCache) -> None:
-        if os.getpid() != here:  # in the forked corpus worker
-            for _ in range(1000):
-                if rendered.exists():
-                    break
-                time.sleep(0.01)
-            os._exit(1)
-
-    def marked_render_site(*args: Any, **kwargs: Any) -> Any:
-        made = render_site(*args, **kwargs)
-        rendered.touch()
-        return made
-
-    monkeypatch.setattr(TermCache, "save", stopped_save)
-    monkeypatch.setattr(confsite.render.pages, "render_site", marked_render_site)
+    rendered = tmp_path / "rendered"
+    terms_saved_once_rendered(monkeypatch, rendered, lambda _: os._exit(1))
     project = copy_seeds_project(tmp_path / "project")
     result = run(project / "site.yaml", tmp_path / "site", jobs=2)
     assert result.workers == 2 and rendered.exists()

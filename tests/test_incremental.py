@@ -433,6 +433,7 @@ def terms_saved_once_rendered(
             if marker.exists():
                 break
             time.sleep(0.01)
+        assert marker.exists(), "the terms were saved before the pages were rendered"
         then(self)
 
     def marked_render_site(*args: Any, **kwargs: Any) -> Any:

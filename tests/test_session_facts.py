@@ -151,6 +151,7 @@ def test_sessions_are_grouped_by_value_and_ordered_by_their_first_paper_in_the_s
         paper("c", (early, (0, 3))),
         paper("d", (late(), (0, 8))),
         paper("e", (tied, (0, 3))),
+        paper("f", (Session("ICLR", 2024, "Between"), (1, 0))),
     ]
     config = SiteConfig(title="T", sources=(), root=Path("."), config_path="site.yaml")
     sessions = site_program(config, papers, (), None).sessions
@@ -158,5 +159,6 @@ def test_sessions_are_grouped_by_value_and_ordered_by_their_first_paper_in_the_s
         ("Late session", ["a", "d", "b"]),
         ("Also early", ["e"]),
         ("Early session", ["c", "a"]),
+        ("Between", ["f"]),
     ]
     assert sessions[0].session is papers[0].sessions[0]  # the first of the equal ones met

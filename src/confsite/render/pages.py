@@ -209,7 +209,8 @@ def render_site(
         result.workers = 1 if pool.in_process else jobs
         pages, downloads_and_listing = _stage_pages(pool, corpus)
         search = corpus.search_files()  # while the workers render
-        # The corpus worker is done: this process renders too, in the core it frees.
+        # The corpus worker has made all that pages wait for (it saves its terms now): this
+        # process renders too, in the core it frees.
         pool.help()
         result.collect(pages, progress)
         result.collect(downloads_and_listing)

@@ -412,73 +412,77 @@ def test_page_workers_run_below_the_corpus_worker_s_priority(tmp_path: Path) -> 
     assert all(nice == own and at >= made for pid, nice, at in pages if pid == build)
 
 
-def terms_saved_once_rendered(
-    monkeypatch: pytest.MonkeyPatch, marker: Path, then: Callable[[Any], None]
-) -> None:
-    """The terms' save, in the forked corpus worker, waits until the build's own process has
-    rendered every page (it marks that with `marker`), then does `then` instead (in this
-    process, it saves as it would)."""
-    import time
+# A build whose corpus worker saves the terms only once the build's own process has rendered
+# every page (it marks that with a file), then saves them or stops ("save" or "stop"); it
+# prints how many processes rendered and the digest of each paper's title and abstract.
+LATE_TERMS_SAVE = """
+import os
+import sys
+import time
+from pathlib import Path
+import confsite.render.pages as pages
+from confsite.cache.terms import TermCache, texts_digest
+from confsite.diagnostics import Diagnostics
+from confsite.pipeline import BuildOptions, build
+config, out, marker, then = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4]
+here, save, render_site = os.getpid(), TermCache.save, pages.render_site
+def save_once_rendered(self):
+    if os.getpid() == here:
+        return save(self)
+    for _ in range(1000):
+        if marker.exists():
+            break
+        time.sleep(0.01)
+    assert marker.exists(), "the terms were saved before the pages were rendered"
+    if then == "stop":
+        os._exit(1)
+    save(self)
+def marked_render_site(*args, **kwargs):
+    made = render_site(*args, **kwargs)
+    marker.touch()
+    return made
+TermCache.save = save_once_rendered
+pages.render_site = marked_render_site
+result = build(BuildOptions(config, out, jobs=2), Diagnostics())
+print(result.workers, *sorted({texts_digest(paper).hex() for paper in result.papers}))
+"""
 
-    import confsite.render.pages
-    from confsite.cache.terms import TermCache
 
-    here, save, render_site = os.getpid(), TermCache.save, confsite.render.pages.render_site
-
-    def save_once_rendered(self: TermCache) -> None:
-        if os.getpid() == here:
-            save(self)
-            return
-        for _ in range(1000):
-            if marker.exists():
-                break
-            time.sleep(0.01)
-        assert marker.exists(), "the terms were saved before the pages were rendered"
-        then(self)
-
-    def marked_render_site(*args: Any, **kwargs: Any) -> Any:
-        made = render_site(*args, **kwargs)
-        marker.touch()
-        return made
-
-    monkeypatch.setattr(TermCache, "save", save_once_rendered)
-    monkeypatch.setattr(confsite.render.pages, "render_site", marked_render_site)
+def late_terms_save(project: Path, out: Path, then: str) -> list[str]:
+    """A build with `LATE_TERMS_SAVE`, in a process of its own: a process with other threads
+    (pytest's servers) never forks. What it printed, checked that it rendered in two."""
+    marker = out.with_name("rendered")
+    command = [sys.executable, "-c", LATE_TERMS_SAVE, project / "site.yaml", out, marker, then]
+    ran = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert ran.returncode == 0, ran.stderr
+    workers, *texts = ran.stdout.split()
+    assert workers == "2" and marker.exists()
+    return texts
 
 
-def test_the_build_ends_once_the_corpus_worker_has_saved_the_terms(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_build_ends_once_the_corpus_worker_has_saved_the_terms(tmp_path: Path) -> None:
     """The corpus worker saves the terms after the search files, while pages render; the
     build waits for that save (stopping the worker once the search files came would lose
     it). A save that starts only once every page is rendered must still be done when the
     build is."""
-    from confsite.cache.terms import CACHE_FILE, TermCache, texts_digest
+    from confsite.cache.terms import CACHE_FILE
 
-    rendered = tmp_path / "rendered"
-    terms_saved_once_rendered(monkeypatch, rendered, TermCache.save)
     project = copy_seeds_project(tmp_path / "project")
-    result = run(project / "site.yaml", tmp_path / "site", jobs=2)
-    assert result.workers == 2 and rendered.exists()  # forked: the save was the worker's
+    texts = late_terms_save(project, tmp_path / "site", "save")
     saved = project / confsite.cache.manifest.CACHE_FOLDER / CACHE_FILE
     _, terms = pickle.loads(saved.read_bytes())
-    assert set(terms.keys) == {texts_digest(paper) for paper in result.papers}
+    assert sorted(key.hex() for key in terms.keys) == texts
 
 
-def test_a_corpus_worker_stopped_while_saving_the_terms_fails_no_build(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_corpus_worker_stopped_while_saving_the_terms_fails_no_build(tmp_path: Path) -> None:
     """Stopped once every page is rendered, as it saves the terms: every file is staged by
     then, so the build succeeds with the site one built with the save has, and only the
     terms cache is missing (the next build counts them again)."""
     from confsite.cache.terms import CACHE_FILE
 
-    rendered = tmp_path / "rendered"
-    terms_saved_once_rendered(monkeypatch, rendered, lambda _: os._exit(1))
     project = copy_seeds_project(tmp_path / "project")
-    result = run(project / "site.yaml", tmp_path / "site", jobs=2)
-    assert result.workers == 2 and rendered.exists()
+    late_terms_save(project, tmp_path / "site", "stop")
     assert not (project / confsite.cache.manifest.CACHE_FOLDER / CACHE_FILE).exists()
-    monkeypatch.undo()
     run(project / "site.yaml", tmp_path / "serial", jobs=1)
     assert tree_digest(tmp_path / "site") == tree_digest(tmp_path / "serial")
 

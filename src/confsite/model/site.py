@@ -76,24 +76,20 @@ def _collection_sort_key(key: CollectionKey) -> tuple:
 
 
 def _session_groups(papers: tuple[Paper, ...]) -> list[SessionGroup]:
-    members: dict[tuple, list[tuple[tuple[int, int], str, Paper]]] = {}
-    sessions: dict[tuple, Session] = {}  # the first of each equal session met
+    # Each session by its fields, which is how sessions compare, hashed in C (a Session's own
+    # hash and equality are Python calls, a tenth of a second over 100,000 papers): the first
+    # equal session met, and its entries.
+    members: dict[tuple, tuple[Session, list[tuple[tuple[int, int], str, Paper]]]] = {}
     for paper in papers:
         for session, order in zip(paper.sessions, paper.session_order, strict=True):
-            # Keyed by its fields, which is how sessions compare, hashed in C: a Session's
-            # own hash and equality are Python calls, a tenth of a second over 100,000 papers.
             key = (session.conference, session.year, session.name)
-            listed = members.get(key)
-            if listed is None:
-                listed = members[key] = []
-                sessions[key] = session
-            listed.append((order, paper.id, paper))
-    labels = {s: f"{collection_label(s.conference, s.year)} {s.name}" for s in sessions.values()}
+            found = members.get(key) or members.setdefault(key, (session, []))
+            found[1].append((order, paper.id, paper))
+    labels = {s: f"{collection_label(s.conference, s.year)} {s.name}" for s, _ in members.values()}
     slugs = unique_slugs(labels, "session", 80)
     groups = []
-    for key, listed in members.items():
+    for session, listed in members.values():
         listed.sort()
-        session = sessions[key]
         group = SessionGroup(session, slugs[session], tuple(p for _, _, p in listed))
         groups.append((listed[0][0], group))  # where its first paper appears in the sources
     # Sessions in the order their first paper appears in the sources.

@@ -127,19 +127,16 @@ def test_sessions_are_grouped_by_value_and_ordered_by_their_first_paper_in_the_s
     """Equal sessions held as distinct objects are one group; groups come in the order of
     their earliest paper in the sources (source, then line), whichever paper is listed
     first by id, and a tie goes to the earlier slug."""
+    from test_citations import paper as cited_paper
+
     from confsite.config import SiteConfig
-    from confsite.diagnostics import SourceLoc
     from confsite.model.records import Session
     from confsite.model.site import site_program
 
     def paper(paper_id: str, *placed: tuple[Session, tuple[int, int]]) -> Paper:
-        return Paper(
-            id=paper_id, title=paper_id, authors=(), affiliations=(), abstract=None, links=(),
-            keywords=(), presentation=None, decision=None, attendance=None, awards=(),
-            sessions=tuple(s for s, _ in placed), session_order=tuple(o for _, o in placed),
-            session_rooms=(None,) * len(placed), room=None, conference="ICLR", year=2024,
-            sources=(SourceLoc("dump.txt", 1),),
-        )
+        sessions, order = tuple(s for s, _ in placed), tuple(o for _, o in placed)
+        rooms = (None,) * len(placed)
+        return cited_paper(id=paper_id, sessions=sessions, session_order=order, session_rooms=rooms)
 
     def late() -> Session:  # a new object each time, equal to the others
         return Session("ICLR", 2024, "Late session")

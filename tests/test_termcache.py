@@ -6,17 +6,19 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 from scipy.sparse import csr_matrix
 
 import confsite.cache.terms
 import confsite.render.terms
 import confsite.text.plain
-from confsite.cache.terms import CACHE_FILE, TermCache
+from confsite.cache.inputs import KeptPapers
+from confsite.cache.terms import CACHE_FILE, TermCache, texts_digest
 from confsite.diagnostics import SourceLoc
 from confsite.model.records import Paper
 from confsite.render.corpus import plain_abstracts
-from confsite.render.terms import CorpusTerms, paper_terms, plain_abstract
+from confsite.render.terms import CorpusTerms, paper_terms, plain_abstract, rows_in_order
 from confsite.text.plain import plain_text, take_plain_texts
 
 
@@ -55,8 +57,10 @@ def counts(terms: CorpusTerms) -> list[tuple[Counter[str], Counter[str]]]:
     return [(row(terms.title, n), row(terms.abstract, n)) for n in range(len(terms))]
 
 
-def build_terms(folder: Path, papers: list[Paper], fingerprint: bytes = b"code") -> list:
-    cache = TermCache(folder, fingerprint)
+def build_terms(
+    folder: Path, papers: list[Paper], fingerprint: bytes = b"code", kept: KeptPapers | None = None
+) -> list:
+    cache = TermCache(folder, fingerprint, kept or KeptPapers())
     terms = cache.paper_terms(papers)
     cache.save()
     assert list(terms.vocabulary) == sorted(set(terms.vocabulary)), "not canonical"
@@ -180,3 +184,81 @@ def test_columns_held_are_the_sorted_distinct_columns_of_every_entry(rows: list)
     held = columns_held(matrices, 6)
     assert held.tolist() == expected.tolist()
     assert held.tolist() == sorted({column for pairs in rows for column, _ in pairs})
+
+
+@pytest.fixture
+def digested(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The ids of the papers whose texts were digested to find their rows, in order."""
+    ids: list[str] = []
+
+    def digesting(record: Paper) -> bytes:
+        ids.append(record.id)
+        return texts_digest(record)
+
+    monkeypatch.setattr(confsite.cache.terms, "texts_digest", digesting)
+    return ids
+
+
+def test_papers_the_input_cache_kept_take_their_rows_by_id_unread(
+    tmp_path: Path, digested: list[str]
+) -> None:
+    """A paper merged from the very entries the last build merged it from has that build's
+    text: its row is found by id, with no digest of its text, but only in terms marked with
+    the inputs the last build read (cache/inputs.py · `KeptPapers`)."""
+    first = [paper("a", "Graph networks", "We study graphs."), paper("b", "Diffusion", "Noise.")]
+    build_terms(tmp_path, first, kept=KeptPapers("inputs-1"))
+    edited = [paper("c", "New", "Text."), first[0], paper("b", "Diffusion", "Noise, revised.")]
+    digested.clear()
+    kept = KeptPapers("inputs-2", "inputs-1", frozenset({"a"}))
+    assert build_terms(tmp_path, edited, kept=kept) == [paper_terms(p) for p in edited]
+    assert digested == ["c", "b"]
+
+    digested.clear()  # terms marked with other inputs than the last build read: all digested
+    other = KeptPapers("inputs-3", "inputs-1", frozenset({"a", "b", "c"}))
+    assert build_terms(tmp_path, edited, kept=other) == [paper_terms(p) for p in edited]
+    assert digested == ["c", "a", "b"]
+
+
+def test_terms_are_marked_again_when_only_the_inputs_changed(
+    tmp_path: Path, digested: list[str]
+) -> None:
+    """An edit that leaves every title and abstract as it was (an author's name) changes the
+    inputs: the terms are saved again with the new inputs' key, or the next build would
+    digest every text again."""
+    papers = [paper("a", "One", "x"), paper("b", "Two", "y")]
+    every = frozenset({"a", "b"})
+    build_terms(tmp_path, papers, kept=KeptPapers("inputs-1"))
+    build_terms(tmp_path, papers, kept=KeptPapers("inputs-2", "inputs-1", every))
+    digested.clear()
+    assert build_terms(tmp_path, papers, kept=KeptPapers("inputs-3", "inputs-2", every)) == [
+        paper_terms(p) for p in papers
+    ]
+    assert digested == []
+
+
+@pytest.mark.parametrize("max_runs", [1_000, 0])
+def test_rows_in_order_are_the_rows_fancy_indexing_takes(
+    monkeypatch: pytest.MonkeyPatch, max_runs: int
+) -> None:
+    """Copied a run of rows at a time (or, past MAX_ROW_RUNS runs, one by one): the same
+    arrays as `matrix[order]`, for orders with runs at both ends, repeats, reversals and
+    none at all."""
+    monkeypatch.setattr(confsite.render.terms, "MAX_ROW_RUNS", max_runs)
+    rng = np.random.default_rng(7)
+    dense = rng.integers(0, 3, size=(40, 12)) * (rng.random((40, 12)) < 0.3)
+    dense[5] = 0  # an empty row
+    matrix = csr_matrix(dense.astype(np.int32))
+    orders = [
+        list(range(40)),
+        [*range(10), 39, *range(11, 40)],  # one row replaced by the last
+        [39, *range(1, 39), 0],
+        list(rng.permutation(40)),
+        [5, 5, 6],
+        list(range(39, -1, -1)),
+        [],
+    ]
+    for order in orders:
+        taken, expected = rows_in_order(matrix, order), matrix[order]
+        assert taken.shape == expected.shape, order
+        for part in ("data", "indices", "indptr"):
+            assert getattr(taken, part).tolist() == getattr(expected, part).tolist(), (order, part)

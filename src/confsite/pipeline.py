@@ -179,7 +179,8 @@ def _built_anew(
     this_build = _build_id(found)
     with build_lock(found.out_dir), staged as writer:
         program = site_program(found.config, papers, found.content, found.base_url)
-        inputs = CorpusInputs(program, caches.folder, found.fingerprint, writer)
+        kept = found.reading.kept_papers()
+        inputs = CorpusInputs(program, caches.folder, found.fingerprint, writer, kept)
         # Started before the authors and cite keys are made, which it does not need: so it has
         # the other core meanwhile.
         with corpus_job_started(inputs, jobs) as corpus:

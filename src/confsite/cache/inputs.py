@@ -79,6 +79,26 @@ class CachedSource:
         )
 
 
+@dataclass(frozen=True)
+class KeptPapers:
+    """Papers this build knows to be as the last build made them, without reading them (see
+    `CachedReading.kept_papers`): `ids`, when the last build read the inputs `last_inputs_key`;
+    this build reads `inputs_key`. A cache the last build kept per paper, marked with its
+    inputs key, holds what they need under their ids."""
+
+    inputs_key: str = ""
+    last_inputs_key: str = ""
+    ids: frozenset[str] = frozenset()
+
+    def last_build_kept(self, inputs_key: str) -> frozenset[str]:
+        """The kept papers, when a cache was made by the build that read `inputs_key`;
+        else none."""
+        return self.ids if inputs_key and inputs_key == self.last_inputs_key else frozenset()
+
+
+NOTHING_KEPT = KeptPapers()  # a first build's, or one without caches
+
+
 @dataclass
 class InputCache:
     sources: dict[str, CachedSource] = field(default_factory=dict)
@@ -270,10 +290,16 @@ class CachedReading:
         return stored
 
     def known_digests(self) -> PaperDigests:
-        """What the last build digested of papers that are as it made them: merged from the
-        same entries, and changed by no override then or now (which only its own papers
-        were: an override's result is a new paper each build)."""
+        """What the last build digested of the papers that are as it made them (see
+        `kept_papers`)."""
         return self.last_digests.only(self._kept & self._own)
+
+    def kept_papers(self) -> KeptPapers:
+        """The papers that are as the last build made them: merged from the same entries,
+        and changed by no override then or now (which only its own papers were: an
+        override's result is a new paper each build)."""
+        ids = frozenset(self._kept & self._own)
+        return KeptPapers(self.inputs_key, self._last_inputs_key, ids)
 
     def save_digests(self, made: PaperDigests, build: str) -> None:
         """Keep this build's paper digests for the next one (see `known_digests`), marked

@@ -19,6 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..cache.inputs import NOTHING_KEPT, KeptPapers
 from ..cache.stores import load_pickle, save_pickle
 from ..cache.terms import TermCache
 from ..model.records import Paper
@@ -50,6 +51,7 @@ class CorpusInputs:
     cache_folder: Path | None  # None: no caches
     fingerprint: bytes
     writer: StagingWriter
+    kept: KeptPapers = NOTHING_KEPT  # papers as the last build made them: their terms by id
 
 
 def plain_abstracts(papers: Sequence[Paper], terms: CorpusTerms) -> PlainAbstracts:
@@ -69,7 +71,7 @@ def corpus_results(inputs: CorpusInputs, threads: int) -> Iterator[Any]:
     pages wait for. Related papers' state is saved before the search index, whose peak
     would otherwise hold it."""
     papers = inputs.site.papers
-    cache = TermCache(inputs.cache_folder, inputs.fingerprint)
+    cache = TermCache(inputs.cache_folder, inputs.fingerprint, inputs.kept)
     terms = cache.paper_terms(papers)
     full_build = not inputs.writer.previous.files
     yield plain_abstracts(papers, terms) if full_build else {}

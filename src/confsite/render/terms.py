@@ -301,6 +301,37 @@ def widened(matrix: csr_matrix, width: int) -> csr_matrix:
     return csr_matrix((matrix.data, matrix.indices, matrix.indptr), shape=(matrix.shape[0], width))
 
 
+# Runs of consecutive rows past which `rows_in_order` copies row by row (scipy's fancy
+# indexing, in C) rather than a run at a time.
+MAX_ROW_RUNS = 1_000
+
+
+def rows_in_order(matrix: csr_matrix, order: Sequence[int]) -> csr_matrix:
+    """`matrix[order]`, copied a run of consecutive rows at a time: a rebuild's rows are the
+    stored ones in their order but for the few texts that changed, and copying them one by one
+    took a fifth of a rebuild's terms at 100,000 papers."""
+    import numpy as np
+    from scipy.sparse import csr_matrix
+
+    order = np.asarray(order, dtype=np.intp)
+    starts = np.flatnonzero(np.diff(order, prepend=-2) != 1)  # where a run begins
+    if len(starts) > MAX_ROW_RUNS:
+        return matrix[order]
+    ends = np.append(starts[1:], len(order))[: len(starts)]
+    indptr = matrix.indptr
+    firsts, lasts = indptr[order[starts]].tolist(), indptr[order[ends - 1] + 1].tolist()
+    spans = list(zip(firsts, lasts, strict=True))
+    lengths = np.diff(indptr)[order]
+    return csr_matrix(
+        (
+            np.concatenate([matrix.data[a:b] for a, b in spans] or [matrix.data[:0]]),
+            np.concatenate([matrix.indices[a:b] for a, b in spans] or [matrix.indices[:0]]),
+            np.concatenate([[0], np.cumsum(lengths)]).astype(indptr.dtype),
+        ),
+        shape=(len(order), matrix.shape[1]),
+    )
+
+
 def columns_held(matrices: Iterable[csr_matrix], width: int) -> np.ndarray:
     """The columns (of `width`) where any of the matrices holds an entry, in order: marked,
     as np.unique would sort every entry (a second for the abstracts at archive scale)."""

@@ -470,8 +470,8 @@ def test_the_build_ends_once_the_corpus_worker_has_saved_the_terms(tmp_path: Pat
     project = copy_seeds_project(tmp_path / "project")
     texts = late_terms_save(project, tmp_path / "site", "save")
     saved = project / confsite.cache.manifest.CACHE_FOLDER / CACHE_FILE
-    _, terms = pickle.loads(saved.read_bytes())
-    assert sorted(key.hex() for key in terms.keys) == texts
+    _, stored = pickle.loads(saved.read_bytes())
+    assert sorted(key.hex() for key in stored.terms.keys) == texts
 
 
 def test_a_corpus_worker_stopped_while_saving_the_terms_fails_no_build(tmp_path: Path) -> None:

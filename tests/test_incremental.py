@@ -1037,6 +1037,111 @@ def test_a_rebuild_keys_for_merging_only_the_entries_of_the_edited_source(
     assert tree_digest(out) == tree_digest(built_clean(config, tmp_path / "clean"))
 
 
+def edit_text(config: Path, dump: str, old: str, new: str) -> str:
+    """`old` (once in `dump`, checked by hand) made `new`; the dump's path as entries give it."""
+    path = config.parent / "seeds" / dump
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return f"seeds/{dump}"
+
+
+# Edits of three dumps, each in one abstract: the pages of their papers and few others change.
+EDITS_IN_THREE_DUMPS: list[Callable[[Path], str]] = [
+    lambda c: edit_text(c, EDITED_DUMP, EDITED_TEXT, "top down integration of logic systems"),
+    lambda c: edit_text(
+        c, "iclr2024-poster-session-3.txt", "We propose Heuristic Blending (HUBL), a simple",
+        "We propose Heuristic Blending (HUBL), a plain",
+    ),
+    lambda c: edit_text(
+        c, "trending-papers.txt", "Zero-shot learning (ZSL) enables the recognition of novel",
+        "Zero-shot learning (ZSL) allows the recognition of novel",
+    ),
+]
+
+
+def saved_input_cache(config: Path) -> tuple[bytes, confsite.cache.inputs.CacheChanges | None]:
+    """The input cache as last saved whole (its bytes), and the changes saved against it."""
+    folder = config.parent / confsite.cache.manifest.CACHE_FOLDER
+    changes = folder / confsite.cache.inputs.CHANGES_FILE
+    whole = (folder / confsite.cache.inputs.CACHE_FILE).read_bytes()
+    return whole, pickle.loads(changes.read_bytes())[1] if changes.exists() else None
+
+
+def test_rebuilds_save_what_changed_and_the_next_take_it_with_the_cache_saved_whole(
+    seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rebuild whose edits reach few papers saves the input cache as what changed since it
+    was saved whole, which it leaves as it was; the next rebuild takes both as the last
+    build's cache, down to the very entry objects merging knows a group unchanged by: each of
+    three rebuilds in a row merges only the papers of the source it edited. Each site is the
+    one a clean build makes."""
+    # The seeds' sources are each 1-45% of the papers: each edit is "few" at this share.
+    monkeypatch.setattr(confsite.cache.inputs, "MAX_CHANGED_SHARE", 0.5)
+    config, out = clone(seeds_project, tmp_path / "incremental")
+    whole, changes = saved_input_cache(config)
+    assert changes is None
+    merged: list[set[str]] = []  # the sources of each group merged
+    merge_group = confsite.model.merge.merge_group
+
+    def counted(paper_id: str, entries: list[Entry], diagnostics: Diagnostics) -> Paper:
+        merged.append({entry.loc.path for entry in entries})
+        return merge_group(paper_id, entries, diagnostics)
+
+    monkeypatch.setattr(confsite.model.merge, "merge_group", counted)
+    edited: list[str] = []
+    for number, edit in enumerate(EDITS_IN_THREE_DUMPS):
+        edited.append(edit(config))
+        merged.clear()
+        run(config, out, jobs=2)
+        assert merged and all(edited[-1] in sources for sources in merged)
+        now, changes = saved_input_cache(config)
+        assert now == whole and changes is not None
+        changed = {path for source in changes.sources.values() for path in entry_paths(source)}
+        assert changed == set(edited)  # since the cache was saved whole, however many builds
+        assert tree_digest(out) == tree_digest(built_clean(config, tmp_path / f"clean{number}"))
+
+
+def entry_paths(source: confsite.cache.inputs.CachedSource) -> set[str]:
+    return {entry.loc.path for entry in source.entries}
+
+
+def test_changes_reaching_many_papers_save_the_cache_whole_and_leave_older_changes_unread(
+    seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past MAX_CHANGED_SHARE of the papers, the cache is saved whole again, under a new
+    token: changes saved against the one before are then not taken with it, though every
+    source they name is still there (the next rebuild reads and merges as that whole cache
+    says, and its site is a clean build's)."""
+    config, out = clone(seeds_project, tmp_path / "incremental")
+    monkeypatch.setattr(confsite.cache.inputs, "MAX_CHANGED_SHARE", 0.5)
+    EDITS_IN_THREE_DUMPS[0](config)
+    run(config, out)
+    whole, stale = saved_input_cache(config)
+    assert stale is not None
+    monkeypatch.setattr(confsite.cache.inputs, "MAX_CHANGED_SHARE", -1.0)  # any change is many
+    override(config, f"{NEIGHBOUR_ID}:\n  room: Hall C\n")  # the same sources, other inputs
+    run(config, out)
+    now, changes = saved_input_cache(config)
+    assert now != whole and changes == stale  # left, but saved against another token
+    _, cache = pickle.loads(now)
+    assert cache.token not in ("", stale.base_token)
+    monkeypatch.setattr(confsite.cache.inputs, "MAX_CHANGED_SHARE", 0.5)
+    reading = confsite.cache.inputs.CachedReading
+    loaded: list[confsite.cache.inputs.InputCache] = []
+    read = reading.read
+
+    def read_noted(self: confsite.cache.inputs.CachedReading, jobs: int = 1) -> Any:
+        loaded.append(self.cache)
+        return read(self, jobs)
+
+    monkeypatch.setattr(reading, "read", read_noted)
+    EDITS_IN_THREE_DUMPS[2](config)
+    run(config, out)
+    assert loaded[0].token == cache.token and loaded[0].inputs_key == cache.inputs_key
+    assert tree_digest(out) == tree_digest(built_clean(config, tmp_path / "clean"))
+
+
 def test_a_rebuild_takes_the_record_digests_of_unchanged_papers(
     seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

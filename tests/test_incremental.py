@@ -810,13 +810,10 @@ def test_a_rebuild_after_any_change_equals_a_clean_build(
 def saved_digests(config: Path) -> PaperDigests:
     """The paper digests a build of `config`'s project kept for the next, but for which
     build (of which output folder) kept them."""
-    kept = load_pickle(
-        config.parent / confsite.cache.manifest.CACHE_FOLDER / "paper-digests.pickle",
-        build_fingerprint(None),
-        PaperDigests,
-    )
+    folder = config.parent / confsite.cache.manifest.CACHE_FOLDER
+    _, kept = confsite.cache.inputs.saved_paper_digests(folder, build_fingerprint(None))
     assert kept is not None
-    return dataclasses.replace(kept, build="")
+    return dataclasses.replace(kept, build="", token="")
 
 
 def built_clean(config: Path, out: Path) -> Path:
@@ -1109,23 +1106,31 @@ def entry_paths(source: confsite.cache.inputs.CachedSource) -> set[str]:
 def test_changes_reaching_many_papers_save_the_cache_whole_and_leave_older_changes_unread(
     seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Past MAX_CHANGED_SHARE of the papers, the cache is saved whole again, under a new
-    token: changes saved against the one before are then not taken with it, though every
-    source they name is still there (the next rebuild reads and merges as that whole cache
-    says, and its site is a clean build's)."""
+    """Past MAX_CHANGED_SHARE of the papers, the input cache and the paper digests are saved
+    whole again, under new tokens: changes saved against the ones before are then not taken
+    with them, though every source and paper they name is still there (the next rebuild reads
+    and merges as that whole cache says, and its site is a clean build's)."""
     config, out = clone(seeds_project, tmp_path / "incremental")
+    folder = config.parent / confsite.cache.manifest.CACHE_FOLDER
     monkeypatch.setattr(confsite.cache.inputs, "MAX_CHANGED_SHARE", 0.5)
     EDITS_IN_THREE_DUMPS[0](config)
     run(config, out)
     whole, stale = saved_input_cache(config)
-    assert stale is not None
+    stale_digests = folder / confsite.cache.inputs.DIGEST_CHANGES_FILE
+    assert stale is not None and stale_digests.exists()
     monkeypatch.setattr(confsite.cache.inputs, "MAX_CHANGED_SHARE", -1.0)  # any change is many
     override(config, f"{NEIGHBOUR_ID}:\n  room: Hall C\n")  # the same sources, other inputs
-    run(config, out)
+    result = run(config, out)
     now, changes = saved_input_cache(config)
     assert now != whole and changes == stale  # left, but saved against another token
     _, cache = pickle.loads(now)
     assert cache.token not in ("", stale.base_token)
+    base, digests = confsite.cache.inputs.saved_paper_digests(folder, build_fingerprint(None))
+    assert stale_digests.exists() and base is digests is not None  # the changes not applied
+    assert digests.inputs_key == cache.inputs_key and digests.build == load_manifest(
+        confsite.cache.manifest.manifest_path(config.parent, out)
+    ).build
+    assert result.pages_rendered < result.pages
     monkeypatch.setattr(confsite.cache.inputs, "MAX_CHANGED_SHARE", 0.5)
     reading = confsite.cache.inputs.CachedReading
     loaded: list[confsite.cache.inputs.InputCache] = []
@@ -1140,6 +1145,35 @@ def test_changes_reaching_many_papers_save_the_cache_whole_and_leave_older_chang
     run(config, out)
     assert loaded[0].token == cache.token and loaded[0].inputs_key == cache.inputs_key
     assert tree_digest(out) == tree_digest(built_clean(config, tmp_path / "clean"))
+
+
+def test_a_rebuild_saves_the_paper_digests_that_changed_and_the_next_takes_them(
+    seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After an edit of few papers, the paper digests are saved as what changed since they
+    were saved whole, which are left as they were; the next rebuild takes both: it makes the
+    record digest of its own edited paper alone, not of the paper the edit before changed."""
+    monkeypatch.setattr(confsite.cache.inputs, "MAX_CHANGED_SHARE", 0.5)
+    config, out = clone(seeds_project, tmp_path / "incremental")
+    folder = config.parent / confsite.cache.manifest.CACHE_FOLDER
+    whole = (folder / confsite.cache.inputs.PAPER_DIGESTS_FILE).read_bytes()
+    made: list[str] = []
+    digest = confsite.render.views.digest
+
+    def counted(value: object) -> bytes:
+        if isinstance(value, tuple) and isinstance(value[1], Citation):  # a record digest
+            made.append(value[1].key)
+        return digest(value)
+
+    monkeypatch.setattr(confsite.render.views, "digest", counted)
+    for number, edit in enumerate(EDITS_IN_THREE_DUMPS[:2]):
+        edit(config)
+        made.clear()
+        run(config, out, jobs=1)
+        assert len(made) == 1, made  # of 1,557 papers
+        assert (folder / confsite.cache.inputs.PAPER_DIGESTS_FILE).read_bytes() == whole
+        assert (folder / confsite.cache.inputs.DIGEST_CHANGES_FILE).exists()
+        assert tree_digest(out) == tree_digest(built_clean(config, tmp_path / f"clean{number}"))
 
 
 def test_a_rebuild_takes_the_record_digests_of_unchanged_papers(
@@ -1173,11 +1207,8 @@ def test_a_rebuild_takes_the_record_digests_of_unchanged_papers(
         dump.write_text(text.replace(old, new), encoding="utf-8")
         run(config, out, jobs=2)  # the record digests made in a worker
         assert tree_digest(out) == tree_digest(built_clean(config, tmp_path / f"clean{number}"))
-        kept = load_pickle(
-            config.parent / confsite.cache.manifest.CACHE_FOLDER / "paper-digests.pickle",
-            build_fingerprint(None),
-            PaperDigests,
-        )
+        folder = config.parent / confsite.cache.manifest.CACHE_FOLDER
+        _, kept = confsite.cache.inputs.saved_paper_digests(folder, build_fingerprint(None))
         assert kept is not None and kept.records.keys() == kept.digests.keys() != set()
 
 

@@ -35,7 +35,7 @@ from ..output.processes import (
 )
 from ..readers.registry import Registry
 from ..readers.sources import RecordsRead, SourceReading, read_every_source, read_records
-from .digests import PaperDigests, hex_digest
+from .digests import DigestChanges, PaperDigests, hex_digest
 from .stores import load_pickle, save_pickle
 
 CACHE_FILE = "inputs.pickle"
@@ -45,6 +45,7 @@ CHANGES_FILE = "inputs-changes.pickle"
 # the next save is whole again: the changes would weigh as much to load and save.
 MAX_CHANGED_SHARE = 0.1
 PAPER_DIGESTS_FILE = "paper-digests.pickle"
+DIGEST_CHANGES_FILE = "paper-digests-changes.pickle"  # see `DigestChanges`
 # New sources' bytes from which a forked child reads a share: below, forking and sending the
 # records back cost about what the child saves.
 MIN_BYTES_TO_SHARE = 1_000_000
@@ -208,6 +209,7 @@ class CachedReading:
         self._own: set[str] = set()
         self._last_inputs_key = ""
         self._base = InputCache()  # the cache as last saved whole, until this build saves
+        self._digests_base: PaperDigests | None = None  # the paper digests as saved whole
 
     @functools.cached_property
     def cache(self) -> InputCache:
@@ -371,9 +373,11 @@ class CachedReading:
     @functools.cached_property
     def last_digests(self) -> PaperDigests:
         """What the last build digested of its papers (those no override changed), when it
-        made the input cache merging compared with; else nothing."""
-        path = self.path.with_name(PAPER_DIGESTS_FILE) if self.path else None
-        stored = load_pickle(path, self.fingerprint, PaperDigests)
+        made the input cache merging compared with; else nothing. Those saved whole, with
+        what changed since when that was saved against them."""
+        if self.path is None:
+            return PaperDigests()
+        self._digests_base, stored = saved_paper_digests(self.path.parent, self.fingerprint)
         if stored is None or stored.inputs_key != self._last_inputs_key:
             return PaperDigests()
         return stored
@@ -392,29 +396,53 @@ class CachedReading:
 
     def save_digests(self, made: PaperDigests, build: str) -> None:
         """Keep this build's paper digests for the next one (see `known_digests`), marked
-        with `build`: saved by a forked child (0.7 s at 100,000 papers), while this process
-        swaps the site in and saves the manifest. Whichever of the two is saved first, the
-        build marks keep a next build from taking digests of another site."""
-        if self.path is not None:  # else a build without caches: nothing is kept
-            path = self.path.with_name(PAPER_DIGESTS_FILE)
-            self._saving_digests = forked(self._save_digests, path, made, build)
+        with `build`: what changed since they were saved whole, when few did (`DigestChanges`);
+        else whole, by a forked child (0.7 s at 100,000 papers), while this process swaps the
+        site in and saves the manifest. Whichever of the two is saved first, the build marks
+        keep a next build from taking digests of another site."""
+        if self.path is None:  # a build without caches: nothing is kept
+            return
+        base = self._digests_base
+        if base is not None and base.token:
+            own = self._own_digests(made, build)
+            changes = DigestChanges.between(own, base)
+            if changes.few(len(own.digests), MAX_CHANGED_SHARE):
+                save_pickle(self.path.with_name(DIGEST_CHANGES_FILE), self.fingerprint, changes)
+                return
+        path = self.path.with_name(PAPER_DIGESTS_FILE)
+        self._saving_digests = forked(self._save_digests, path, made, build)
 
-    def _save_digests(self, path: Path, made: PaperDigests, build: str) -> None:
+    def _own_digests(self, made: PaperDigests, build: str) -> PaperDigests:
         # The few papers an override changed, found by a set difference in C: sorted, as a
         # Python test per paper would cost 100,000 of them at the end of every build.
         overridden = {i: made.cards[i] for i in sorted(made.cards.keys() - self._own)}
-        own = dataclasses.replace(
+        return dataclasses.replace(
             made.only(self._own),
             inputs_key=self.inputs_key,
             build=build,
             overridden_cards=overridden,
         )
+
+    def _save_digests(self, path: Path, made: PaperDigests, build: str) -> None:
+        own = dataclasses.replace(self._own_digests(made, build), token=secrets.token_hex(8))
         save_pickle(path, self.fingerprint, own)
 
     def saved(self) -> None:
         """Waits until the cache `merge` made and the paper digests are saved."""
         self._saving.wait()
         self._saving_digests.wait()
+
+
+def saved_paper_digests(
+    folder: Path, fingerprint: bytes
+) -> tuple[PaperDigests | None, PaperDigests | None]:
+    """The paper digests in the cache `folder`: as last saved whole, and with the changes
+    saved since applied (see `DigestChanges`)."""
+    base = load_pickle(folder / PAPER_DIGESTS_FILE, fingerprint, PaperDigests)
+    changes = load_pickle(folder / DIGEST_CHANGES_FILE, fingerprint, DigestChanges)
+    if base is None or not base.token or changes is None or changes.base_token != base.token:
+        return base, base
+    return base, changes.applied(base)
 
 
 def _plausibility(read: RecordsRead) -> Iterator[tuple[Problem, ...]]:

@@ -1147,6 +1147,20 @@ def test_changes_reaching_many_papers_save_the_cache_whole_and_leave_older_chang
     assert tree_digest(out) == tree_digest(built_clean(config, tmp_path / "clean"))
 
 
+def record_digests_counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The cite keys of the papers whose record digests are made (in this process)."""
+    made: list[str] = []
+    digest = confsite.render.views.digest
+
+    def counted(value: object) -> bytes:
+        if isinstance(value, tuple) and isinstance(value[1], Citation):  # a record digest
+            made.append(value[1].key)
+        return digest(value)
+
+    monkeypatch.setattr(confsite.render.views, "digest", counted)
+    return made
+
+
 def test_a_rebuild_saves_the_paper_digests_that_changed_and_the_next_takes_them(
     seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -1157,15 +1171,7 @@ def test_a_rebuild_saves_the_paper_digests_that_changed_and_the_next_takes_them(
     config, out = clone(seeds_project, tmp_path / "incremental")
     folder = config.parent / confsite.cache.manifest.CACHE_FOLDER
     whole = (folder / confsite.cache.inputs.PAPER_DIGESTS_FILE).read_bytes()
-    made: list[str] = []
-    digest = confsite.render.views.digest
-
-    def counted(value: object) -> bytes:
-        if isinstance(value, tuple) and isinstance(value[1], Citation):  # a record digest
-            made.append(value[1].key)
-        return digest(value)
-
-    monkeypatch.setattr(confsite.render.views, "digest", counted)
+    made = record_digests_counted(monkeypatch)
     for number, edit in enumerate(EDITS_IN_THREE_DUMPS[:2]):
         edit(config)
         made.clear()
@@ -1185,15 +1191,7 @@ def test_a_rebuild_takes_the_record_digests_of_unchanged_papers(
     build are the same); the site is the one a clean build makes. Rebuilds whose record digests
     a worker makes (one after a change of structure) keep them all for the next build."""
     config, out = clone(seeds_project, tmp_path / "incremental")
-    made: list[str] = []
-    digest = confsite.render.views.digest
-
-    def counted(value: object) -> bytes:
-        if isinstance(value, tuple) and isinstance(value[1], Citation):  # a record digest
-            made.append(value[1].key)
-        return digest(value)
-
-    monkeypatch.setattr(confsite.render.views, "digest", counted)
+    made = record_digests_counted(monkeypatch)
     edit_abstract(config)
     run(config, out, jobs=1)
     assert len(made) == 1  # of 1,557 papers

@@ -962,14 +962,24 @@ def test_a_build_whose_swap_failed_leaves_no_page_stale_for_the_next(
     assert tree_digest(out) == tree_digest(built_clean(config, tmp_path / "clean"))
 
 
+@pytest.mark.parametrize(
+    "overridden",
+    [
+        # An award, which its cite key does not show: the downloads would keep the
+        # overridden paper's pieces.
+        "awards: [Outstanding Paper]",
+        # An abstract: the search index and related papers would keep its terms.
+        "abstract: We measure heat transport through salt-crusted ceramic hull insulation.",
+    ],
+)
 def test_a_rebuild_after_an_override_is_taken_away_equals_a_clean_build(
-    seeds_project, tmp_path: Path
+    seeds_project, tmp_path: Path, overridden: str
 ) -> None:
-    """The paper an override changed is merged from the same entries again, but the digest
-    the last build made was of the overridden paper: it must not be taken. (An award, which
-    its cite key does not show: the downloads would keep the overridden paper's pieces.)"""
+    """The paper an override changed is merged from the same entries again, but what the
+    last build made of it (its digests, its terms) was of the overridden paper: it must not
+    be taken."""
     config, out = clone(seeds_project, tmp_path / "incremental")
-    override(config, f"{NEIGHBOUR_ID}:\n  awards: [Outstanding Paper]\n")
+    override(config, f"{NEIGHBOUR_ID}:\n  {overridden}\n")
     run(config, out)
     (config.parent / "overrides.yaml").unlink()
     result = run(config, out)
@@ -1070,9 +1080,9 @@ def test_rebuilds_save_what_changed_and_the_next_take_it_with_the_cache_saved_wh
 ) -> None:
     """A rebuild whose edits reach few papers saves the input cache as what changed since it
     was saved whole, which it leaves as it was; the next rebuild takes both as the last
-    build's cache, down to the very entry objects merging knows a group unchanged by: each of
-    three rebuilds in a row merges only the papers of the source it edited. Each site is the
-    one a clean build makes."""
+    build's cache, down to the very entry objects merging knows a group of one source
+    unchanged by: each of three rebuilds in a row merges only the papers of the source it
+    edited. Each site is the one a clean build makes."""
     # The seeds' sources are each 1-45% of the papers: each edit is "few" at this share.
     monkeypatch.setattr(confsite.cache.inputs, "MAX_CHANGED_SHARE", 0.5)
     config, out = clone(seeds_project, tmp_path / "incremental")

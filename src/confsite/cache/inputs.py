@@ -164,7 +164,9 @@ class CacheChanges:
     def applied(self, base: InputCache) -> InputCache:
         """The cache these changes describe, made of `base`'s objects but for the changed:
         the entries of an unchanged source are the very objects its groups hold, as merging
-        needs to know them unchanged (model/merge.py · `merge_groups`)."""
+        needs to know them unchanged (model/merge.py · `merge_groups`). A changed group that
+        also holds an unchanged source's entry holds a copy of it here, so merging makes it
+        again in each build until the cache is saved whole: slower, the same papers."""
         sources = {key: self.sources.get(key) or base.sources[key] for key in self.source_keys}
         groups = {i: self.groups.get(i) or base.groups[i] for i in self.paper_ids}
         papers = [groups[p][1] if isinstance(p, str) else p for p in self.papers]
@@ -207,6 +209,7 @@ class CachedReading:
         # merged them from, and of papers no override changed (see `known_digests`).
         self._kept: set[str] = set()
         self._own: set[str] = set()
+        self._was_own: set[str] | None = None  # of the last build's papers; None: as `_own`
         self._last_inputs_key = ""
         self._base = InputCache()  # the cache as last saved whole, until this build saves
         self._digests_base: PaperDigests | None = None  # the paper digests as saved whole
@@ -327,7 +330,7 @@ class CachedReading:
         self._last_inputs_key = cache.inputs_key
         if cache.inputs_key == self.inputs_key:
             diagnostics.problems.extend(cache.problems)
-            self._note_kept(cache.papers, cache.groups, cache.groups)
+            self._note_kept(cache.papers, cache.groups, cache)
             return cache.papers
         # Every source as read anew or kept: read_one succeeded for each, so none is an error.
         sources: dict[str, CachedSource] = {
@@ -340,7 +343,7 @@ class CachedReading:
             self.config, reads, entries, diagnostics, cache.groups, group_keys
         )
         problems = diagnostics.problems[already:]
-        self._note_kept(papers, groups, cache.groups)
+        self._note_kept(papers, groups, cache)
         young_garbage_collected()  # before forking, which moves what is young to the oldest
         # Saved by a forked child (pickling takes seconds at archive scale, while the other
         # core waits), now, not after the site: the records the cache holds need not be kept
@@ -362,13 +365,13 @@ class CachedReading:
         cache.token = secrets.token_hex(8)
         self._saving = forked(save_pickle, self.path, self.fingerprint, cache)
 
-    def _note_kept(self, papers: list[Paper], groups: MergedGroups, last: MergedGroups) -> None:
+    def _note_kept(self, papers: list[Paper], groups: MergedGroups, last: InputCache) -> None:
         """Which papers are what the last build made of the same entries (merging is a
-        function of them: see model/merge.py · `merge_groups`), and which no override changed."""
-        self._kept = {paper_id for paper_id, made in groups.items() if last.get(paper_id) is made}
-        self._own = {
-            paper.id for paper in papers if (made := groups.get(paper.id)) and made[1] is paper
-        }
+        function of them: see model/merge.py · `merge_groups`), which no override changes now,
+        and which none changed in the last build."""
+        self._kept = {i for i, made in groups.items() if last.groups.get(i) is made}
+        self._own = _own_ids(papers, groups)
+        self._was_own = _own_ids(last.papers, last.groups) if last.groups is not groups else None
 
     @functools.cached_property
     def last_digests(self) -> PaperDigests:
@@ -389,10 +392,13 @@ class CachedReading:
 
     def kept_papers(self) -> KeptPapers:
         """The papers that are as the last build made them: merged from the same entries,
-        and changed by no override then or now (which only its own papers were: an
-        override's result is a new paper each build)."""
-        ids = frozenset(self._kept & self._own)
-        return KeptPapers(self.inputs_key, self._last_inputs_key, ids)
+        and changed by no override now or then (which only its own papers were: an
+        override's result is a new paper each build). What the last build kept of a paper it
+        overrode is of the overridden paper, even once the override is gone."""
+        ids = self._kept & self._own
+        if self._was_own is not None:
+            ids &= self._was_own
+        return KeptPapers(self.inputs_key, self._last_inputs_key, frozenset(ids))
 
     def save_digests(self, made: PaperDigests, build: str) -> None:
         """Keep this build's paper digests for the next one (see `known_digests`), marked
@@ -431,6 +437,11 @@ class CachedReading:
         """Waits until the cache `merge` made and the paper digests are saved."""
         self._saving.wait()
         self._saving_digests.wait()
+
+
+def _own_ids(papers: list[Paper], groups: MergedGroups) -> set[str]:
+    """The papers that are what their groups merged: no override changed them."""
+    return {paper.id for paper in papers if (made := groups.get(paper.id)) and made[1] is paper}
 
 
 def saved_paper_digests(

@@ -36,7 +36,7 @@ from ..output.processes import (
 from ..readers.registry import Registry
 from ..readers.sources import RecordsRead, SourceReading, read_every_source, read_records
 from .digests import DigestChanges, PaperDigests, hex_digest
-from .stores import load_pickle, save_pickle
+from .stores import load_pickle, save_pickle, with_changes
 
 CACHE_FILE = "inputs.pickle"
 # What changed since the cache was last saved whole (see `CacheChanges`).
@@ -221,12 +221,7 @@ class CachedReading:
         when that was saved against it."""
         self._base = load_pickle(self.path, self.fingerprint, InputCache) or InputCache()
         changes = load_pickle(self._changes_path, self.fingerprint, CacheChanges)
-        if changes is None or not self._base.token or changes.base_token != self._base.token:
-            return self._base
-        try:
-            return changes.applied(self._base)
-        except KeyError:  # changes that name what the base lacks: not ours
-            return self._base
+        return with_changes(self._base, changes)
 
     @property
     def _changes_path(self) -> Path | None:
@@ -451,9 +446,7 @@ def saved_paper_digests(
     saved since applied (see `DigestChanges`)."""
     base = load_pickle(folder / PAPER_DIGESTS_FILE, fingerprint, PaperDigests)
     changes = load_pickle(folder / DIGEST_CHANGES_FILE, fingerprint, DigestChanges)
-    if base is None or not base.token or changes is None or changes.base_token != base.token:
-        return base, base
-    return base, changes.applied(base)
+    return base, with_changes(base, changes)
 
 
 def _plausibility(read: RecordsRead) -> Iterator[tuple[Problem, ...]]:

@@ -39,3 +39,16 @@ def save_pickle(path: Path | None, fingerprint: bytes, value: Any) -> None:
         os.replace(temporary, path)
     except OSError:
         pass
+
+
+def with_changes(whole: Any, changes: Any) -> Any:
+    """A cache saved `whole` (with a `token`) and the `changes` saved since (with the
+    `base_token` they were taken against, and `applied`): the changes applied when they are
+    this whole's; else the whole as it is (None stays None). Changes naming what the whole
+    lacks are not its own either."""
+    if whole is None or not whole.token or changes is None or changes.base_token != whole.token:
+        return whole
+    try:
+        return changes.applied(whole)
+    except KeyError:
+        return whole

@@ -127,6 +127,11 @@ def booktitle(paper: Paper, proceedings: str | None) -> str | None:
     return f"{proceedings} ({short})" if proceedings else short
 
 
+@functools.lru_cache(maxsize=256)  # a program has a few venues, each of many papers
+def _venue_value(venue: str) -> str:
+    return latex_value(venue, protect=True)
+
+
 def bibtex_entry(paper: Paper, citation: Citation, with_abstract: bool = True) -> str:
     fields: list[tuple[str, str]] = []
     if paper.title:
@@ -135,7 +140,7 @@ def bibtex_entry(paper: Paper, citation: Citation, with_abstract: bool = True) -
         fields.append(("author", " and ".join(_bibtex_name(n) for n in _unique(paper.authors))))
     venue = booktitle(paper, citation.proceedings)
     if venue:
-        fields.append(("booktitle", latex_value(venue, protect=True)))
+        fields.append(("booktitle", _venue_value(venue)))
     if paper.year:
         fields.append(("year", str(paper.year)))
     if citation.url:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import io
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -83,10 +82,19 @@ CSV_COLUMNS = (
 )
 
 
+class _Echo:
+    """A file for `csv.writer` that keeps nothing: its `write` returns the line, which
+    `writerow` returns in turn. One writer for every row, not a writer and a buffer each."""
+
+    def write(self, line: str) -> str:
+        return line
+
+
+_CSV_WRITER = csv.writer(_Echo(), lineterminator="\n")
+
+
 def csv_line(values: Sequence[Any]) -> str:
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerow(values)
-    return buffer.getvalue()
+    return _CSV_WRITER.writerow(values)
 
 
 def csv_row(site: Site, p: Paper) -> str:

@@ -318,26 +318,38 @@ def test_a_download_spliced_from_old_pieces_is_the_download_made_afresh(
     """Papers removed, added, reordered: copying the unchanged papers' pieces out of the old
     file, in stretches where they lay together, gives the bytes of making every piece; and
     they are copied, not made (the old file's pieces are marked to tell)."""
+    from array import array
     from types import SimpleNamespace
 
     from confsite.render.download_formats import Download
-    from confsite.render.downloads import _buffers, _spliced
+    from confsite.render.downloads import FilePieces, _buffers, _spliced, segments
 
-    def made(papers: list[str], old: bytes, spans: dict, mark: str = "<") -> tuple[bytes, dict]:
+    def made(
+        papers: list[str], old: bytes, last: tuple[list[str], FilePieces] | None, mark: str = "<"
+    ) -> tuple[bytes, FilePieces]:
         def piece(site: object, paper: str) -> str:
             return f"{mark if paper in before else '<'}{paper * 3}>"
 
         download = Download("[", separator, "]", piece)
         site = SimpleNamespace(papers=papers)
-        keys, new_spans = [p.encode() for p in papers], {}
-        parts = list(_spliced(download, site, keys, spans, new_spans))  # type: ignore[arg-type]
-        return b"".join(bytes(buffer) for buffer in _buffers(parts, old)), new_spans
+        last_papers, pieces = last if last is not None else ([], None)
+        kept = segments(tuple(p.encode() for p in last_papers), [p.encode() for p in papers])
+        offsets, lengths = array("q"), array("q")
+        # Made twice, as a write tried again makes them: the places are recorded once.
+        for _ in range(2):
+            parts = list(_spliced(download, site, kept, pieces, offsets, lengths))  # type: ignore[arg-type]
+        data = b"".join(bytes(buffer) for buffer in _buffers(parts, old))
+        return data, FilePieces("", offsets, lengths)
 
-    old, spans = made(before, b"", {})
-    assert made(after, old, spans) == made(after, b"", {})
-    marked, marked_spans = made(before, b"", {}, mark="(")
-    assert marked_spans == spans
-    assert made(after, marked, spans) == made(after, b"", {}, mark="(")
+    old, pieces = made(before, b"", None)
+    assert made(after, old, (before, pieces)) == made(after, b"", None)
+    marked, marked_pieces = made(before, b"", None, mark="(")
+    assert marked_pieces == pieces
+    assert made(after, marked, (before, pieces)) == made(after, b"", None, mark="(")
+    # Each piece's place, as recorded, is where the piece lies.
+    data, placed = made(after, marked, (before, pieces))
+    for paper, start, length in zip(after, placed.offsets, placed.lengths, strict=True):
+        assert data[start : start + length].endswith(f"{paper * 3}>".encode())
 
 
 @settings(max_examples=3000, deadline=None)

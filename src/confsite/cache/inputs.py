@@ -209,7 +209,7 @@ class CachedReading:
         # merged them from, and of papers no override changed (see `known_digests`).
         self._kept: set[str] = set()
         self._own: set[str] = set()
-        self._was_own: set[str] | None = None  # of the last build's papers; None: as `_own`
+        self._was_own: set[str] = set()  # the same of the last build's papers
         self._last_inputs_key = ""
         self._base = InputCache()  # the cache as last saved whole, until this build saves
         self._digests_base: PaperDigests | None = None  # the paper digests as saved whole
@@ -366,7 +366,8 @@ class CachedReading:
         and which none changed in the last build."""
         self._kept = {i for i, made in groups.items() if last.groups.get(i) is made}
         self._own = _own_ids(papers, groups)
-        self._was_own = _own_ids(last.papers, last.groups) if last.groups is not groups else None
+        # The same groups are the same papers: the last build's own are this one's.
+        self._was_own = self._own if last.groups is groups else _own_ids(last.papers, last.groups)
 
     @functools.cached_property
     def last_digests(self) -> PaperDigests:
@@ -390,10 +391,8 @@ class CachedReading:
         and changed by no override now or then (which only its own papers were: an
         override's result is a new paper each build). What the last build kept of a paper it
         overrode is of the overridden paper, even once the override is gone."""
-        ids = self._kept & self._own
-        if self._was_own is not None:
-            ids &= self._was_own
-        return KeptPapers(self.inputs_key, self._last_inputs_key, frozenset(ids))
+        ids = frozenset(self._kept & self._own & self._was_own)
+        return KeptPapers(self.inputs_key, self._last_inputs_key, ids)
 
     def save_digests(self, made: PaperDigests, build: str) -> None:
         """Keep this build's paper digests for the next one (see `known_digests`), marked

@@ -331,6 +331,7 @@ class CachedReading:
         sources: dict[str, CachedSource] = {
             key: self._made.get(index) or cache.sources[key] for index, key in enumerate(self.keys)
         }
+        self._made = {}  # held by `sources` while it is needed: 250 MB at 100,000 papers
         entries = [source.entries for source in sources.values()]
         group_keys = [source.group_keys for source in sources.values()]
         already = len(diagnostics.problems)

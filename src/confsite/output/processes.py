@@ -268,6 +268,11 @@ class ForkedResults:
             raise result.error
         return result
 
+    def sent(self) -> bool:
+        """Whether the child has begun to send the next result (or has ended): `next` would
+        not wait for it to be made. Made here, a result is always ready to be made."""
+        return self._process is None or self._receiver.poll()
+
     def close(self) -> None:
         """Stops the child if it still runs, and waits for it."""
         if self._process is None:
@@ -440,6 +445,12 @@ class WorkerPool:
         when it has nothing else left to do."""
         self._helping = self._claims is not None
 
+    def run_here(self, method: str, item: Any) -> Any:
+        """`worker.method(item)` run in this process, as a worker runs it, before the task
+        would ever be given to a worker."""
+        with collecting():  # as in a worker: pages and parsers drop cyclic garbage
+            return getattr(self.worker, method)(item)
+
     def map_unordered(self, method: str, items: Iterable[Any]) -> Iterator[Any]:
         """`worker.method(item)` for each item, in the order they finish (all started now)."""
         if self._pool is None:
@@ -482,8 +493,7 @@ class WorkerPool:
             number, (method, item, told) = self._unstarted.popitem()
             if self._claims is not None and self._claims.claim(number):
                 self._ran_here.add(number)
-                with collecting():  # as in a worker: pages and parsers drop cyclic garbage
-                    told.put((number, None, getattr(self.worker, method)(item)))
+                told.put((number, None, self.run_here(method, item)))
                 return True
             # A worker claimed it: the tasks given before are all in workers' hands.
             self._unstarted.clear()

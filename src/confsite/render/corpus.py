@@ -131,6 +131,18 @@ class CorpusJob:
             self._related = self._results.next()
         return self._related
 
+    def search_files_sent(self) -> bool:
+        """Whether the corpus worker has sent the search files, the last of what pages wait
+        for: asking for them would not wait for their making. Takes in what it has sent
+        before them."""
+        if self._search is not None:
+            return True
+        for result, take in ((self._plain, self.plain_abstracts), (self._related, self.related)):
+            if result is None and not self._results.sent():
+                return False
+            take()
+        return self._results.sent()
+
     def search_files(self) -> SearchFiles:
         """The search index's staged files by path; waits for them."""
         self.related()  # comes first

@@ -7,6 +7,7 @@ a server's) never forks, and makes the results itself instead."""
 from __future__ import annotations
 
 import gc
+import os
 import subprocess
 import sys
 import weakref
@@ -21,7 +22,7 @@ import confsite.pipeline as pipeline
 from confsite.config import load_config
 from confsite.diagnostics import Diagnostics
 from confsite.model.records import Entry
-from confsite.output.processes import ForkedResults, collector_off
+from confsite.output.processes import ForkedResults, collector_off, steps_niced
 from confsite.readers.plugins import site_registry
 from confsite.text import plain
 
@@ -320,6 +321,28 @@ def test_whether_the_next_result_is_sent_is_told_without_waiting(tmp_path: Path)
         "True second",
         "True",
     ]
+
+
+def test_steps_run_below_this_processs_priority_which_stays_as_it_was() -> None:
+    """The build's process renders beside the corpus worker at the page workers' priority, and
+    then goes on at its own: a lowered priority cannot be raised back unprivileged."""
+    own, seen = os.nice(0), []
+
+    def step() -> bool:
+        seen.append(os.nice(0))
+        return len(seen) < 3
+
+    steps_niced(step, 7)
+    assert seen == [own + 7] * 3
+    assert os.nice(0) == own
+
+
+def test_what_a_niced_step_raises_is_raised_where_it_was_asked_for() -> None:
+    def step() -> bool:
+        raise ValueError("a template error")
+
+    with pytest.raises(ValueError, match="a template error"):
+        steps_niced(step, 1)
 
 
 FORKED_NICENESS = """

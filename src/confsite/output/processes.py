@@ -14,6 +14,7 @@ import os
 import queue
 import resource
 import signal
+import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -282,6 +283,33 @@ class ForkedResults:
         self._process.join()
         self._receiver.close()
         self._process = None
+
+
+def steps_niced(step: Callable[[], bool], niceness: int) -> None:
+    """`step()` until it returns False, `niceness` below this process's priority: in a thread
+    of its own on Linux, where a thread's priority is its own (raising a priority back needs
+    privileges), while this one waits. For work beside a forked child that must come first.
+    Interrupted, the thread stops after the step it is in; what a step raises is raised here."""
+    stop, raised = threading.Event(), []
+
+    def run() -> None:
+        try:
+            if sys.platform == "linux":
+                os.nice(niceness)
+            while not stop.is_set() and step():
+                pass
+        except BaseException as error:  # noqa: BLE001 - raised again in the waiting thread
+            raised.append(error)
+
+    thread = threading.Thread(target=run, name="niced steps")
+    thread.start()
+    try:
+        thread.join()
+    finally:
+        stop.set()
+        thread.join()
+    if raised:
+        raise raised[0]
 
 
 def cpu_seconds_used() -> float:

@@ -15,7 +15,13 @@ from ..cache.manifest import FileEntry
 from ..cache.page_keys import page_key
 from ..model.records import Paper
 from ..model.site import Site
-from ..output.processes import WorkerPool, forks, freed_memory_returned, worker_pool
+from ..output.processes import (
+    WorkerPool,
+    forks,
+    freed_memory_returned,
+    steps_niced,
+    worker_pool,
+)
 from ..output.staging import StagingWriter
 from ..progress import SILENT, Progress
 from ..text.plain import take_plain_texts
@@ -263,12 +269,18 @@ def _staged_beside_corpus(
     worker makes related papers and the search files; the page workers fork once it has, or
     once no run is left. Forked beside the corpus worker, a page worker held a third copy of
     what it and this process touched of the site model: at 100,000 papers the build's peak
-    of memory, for no more work done, as this process and the corpus worker take both cores."""
+    of memory, for no more work done, as this process and the corpus worker take both cores.
+    Rendered at the page workers' priority, as they would have, below the corpus worker's."""
     staged: list[Staged] = []
-    if pool.in_process:
-        return staged
-    while other_runs and not corpus.search_files_sent():
+
+    def staged_one() -> bool:
+        if not other_runs or corpus.search_files_sent():
+            return False
         staged.append(pool.run_here("stage_pages", other_runs.pop()))
+        return True
+
+    if not pool.in_process:
+        steps_niced(staged_one, PAGE_WORKER_NICENESS)
     return staged
 
 

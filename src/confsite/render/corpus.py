@@ -4,9 +4,10 @@ It counts every title's and abstract's index terms (or takes them from the cache
 related papers from them and sends those (paper pages wait for them), then makes the search
 index from the same terms and stages its files itself, sending only their manifest entries (the
 files are a quarter of a gigabyte at 100,000 papers, which the parent held whole). Meanwhile
-the page workers render every page that shows no related papers (or, on a rebuild, this
-process finds the pages that changed), so both cores work from the start. With one job, or
-where forking is not safe, the same work is done here when it is first asked for.
+the build's process renders (or, on a rebuild, keys) the pages that show no related papers,
+so both cores work from the start; the page workers fork once the search files are sent
+(render/pages.py). With one job, or where forking is not safe, the same work is done here
+when it is first asked for.
 """
 
 from __future__ import annotations

@@ -188,7 +188,8 @@ def render_site(
     last_digests: PaperDigests | None = None,
 ) -> RenderResult:
     """Stage every file of the site, pages in `jobs` processes: this one and `jobs` - 1
-    workers, which render alone while this one waits for the corpus worker. They key each page,
+    workers, forked once the corpus worker is done (this one renders meanwhile, see
+    `_staged_beside_corpus`, and renders with them once it is). They key each page,
     keep the current site's file when its key is unchanged and render the others: first the
     pages without related papers, while the corpus worker computes those, then the paper
     pages. What many pages share is made here before the workers fork, so that no worker
@@ -243,12 +244,11 @@ def _made_ahead(views: Views, environment: Environment, theme_dir: Path | None) 
 
 
 def _stage_pages(pool: WorkerPool, corpus: CorpusJob) -> tuple[Iterable[Staged], Iterable[Staged]]:
-    """Every page, then the downloads and the search files made without the terms, staged in
-    the workers: pages without related papers and those search files at once, the
-    downloads once the corpus worker has counted the terms (and so made the plain abstracts
-    they show), paper pages once related papers are known. Queued after the other pages, the
-    downloads keep a worker busy while the corpus worker finishes related papers, where the
-    workers would wait at archive scale."""
+    """Every page, then the downloads and the search files made without the terms: pages
+    without related papers staged here while the corpus worker works, the rest in the
+    workers once it is done, and by this process as it helps them: the other pages, those
+    search files, the downloads (which show the plain abstracts made with the terms) and the
+    paper pages (which show related papers)."""
     job: RenderJob = pool.worker
     other_runs = [range(*run) for run in runs(len(job.makers))]
     staged_here = _staged_beside_corpus(pool, corpus, other_runs)

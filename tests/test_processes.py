@@ -663,6 +663,7 @@ from confsite.cli.commands import main
 
 BUILD, LOG = os.getpid(), sys.argv[3]
 pages.PAGES_PER_CHUNK = 1
+pages.FORK_AFTER_CORPUS_FROM = int(sys.argv[4])
 
 def note(what):
     with open(LOG, "a") as log:
@@ -691,16 +692,20 @@ sys.exit(main(["build", "--config", sys.argv[1], "--out", sys.argv[2], "-q", "--
 """
 
 
-def test_the_page_worker_forks_once_the_corpus_worker_has_made_what_pages_wait_for(
-    tmp_path: Path,
+@pytest.mark.parametrize("large", [True, False])
+def test_the_page_worker_of_a_large_site_forks_once_the_corpus_worker_is_done(
+    large: bool, tmp_path: Path
 ) -> None:
     """Forked beside the corpus worker, a page worker held a third copy of what it touched of
     the site model (the peak of a build's memory at 100,000 papers), for no more work done:
-    the build's process renders until the corpus worker has sent the search files."""
+    from FORK_AFTER_CORPUS_FROM papers the build's process renders until the corpus worker has
+    sent the search files. Below it the worker forks at once, so that its start overlaps the
+    corpus worker's end, and the build's process waits."""
     config = copy_seeds_project(tmp_path / "project") / "site.yaml"
-    log = tmp_path / "log"
+    log, papers_from = tmp_path / "log", "0" if large else "1000000000"
+    site = str(tmp_path / "site")
     ran = subprocess.run(
-        [sys.executable, "-c", FORKED_AFTER_CORPUS, str(config), str(tmp_path / "site"), log],
+        [sys.executable, "-c", FORKED_AFTER_CORPUS, str(config), site, log, papers_from],
         capture_output=True,
         text=True,
         timeout=300,
@@ -711,7 +716,10 @@ def test_the_page_worker_forks_once_the_corpus_worker_has_made_what_pages_wait_f
     build = [when for what, when in events if what == "build-renders"]
     worker = [when for what, when in events if what == "worker-renders"]
     assert build and worker
-    assert min(build) < made < min(worker)
+    if large:
+        assert min(build) < made < min(worker)
+    else:
+        assert min(worker) < made < min(build)
 
 
 @pytest.mark.parametrize(

@@ -42,6 +42,10 @@ from .views import KeyedPage, Page, Views
 # papers, and with three processes on two cores it got a third of each, so the workers were
 # left waiting for it once the other pages were done.
 PAGE_WORKER_NICENESS = 10
+# From this many papers the page workers fork once the corpus worker is done (see
+# `_staged_beside_corpus`): below it their copy of the model is small, and forked at once a
+# worker's start overlaps the corpus worker's end (1,000 papers: 1.50 against 1.55 s).
+FORK_AFTER_CORPUS_FROM = 10_000
 PAGES_PER_CHUNK = 100  # small enough to keep both workers busy to the end
 MAX_CHUNKS = 400
 
@@ -279,7 +283,7 @@ def _staged_beside_corpus(
         staged.append(pool.run_here("stage_pages", other_runs.pop()))
         return True
 
-    if not pool.in_process:
+    if not pool.in_process and len(pool.worker.papers) >= FORK_AFTER_CORPUS_FROM:
         steps_niced(staged_one, PAGE_WORKER_NICENESS)
     return staged
 

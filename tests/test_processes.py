@@ -560,8 +560,8 @@ def test_merging_frees_the_records_a_cycle_made_meanwhile_would_keep(
 
 def test_a_reading_lets_go_of_the_records_it_read_once_they_are_merged(tmp_path: Path) -> None:
     """A build keeps its reading to its end (its caches are saved then), but not the records
-    it read, once merged into papers: 250 MB at 100,000 papers, in every process forked
-    after."""
+    it read, once merged into papers: hundreds of megabytes at 100,000 papers, in every
+    process forked after."""
     rows = "".join(f"Paper {n},Ada Lovelace\n" for n in range(30))
     (tmp_path / "papers.csv").write_text("title,authors\n" + rows, encoding="utf-8")
     (tmp_path / "site.yaml").write_text(

@@ -517,6 +517,18 @@ def test_a_build_reads_with_the_collector_on_and_models_with_it_off(
     assert gc.isenabled()
 
 
+def thirty_papers_by_one_author(folder: Path) -> tuple[object, object, Diagnostics]:
+    """A site of one CSV source: its config, readers and diagnostics."""
+    rows = "".join(f"Paper {n},Ada Lovelace\n" for n in range(30))
+    (folder / "papers.csv").write_text("title,authors\n" + rows, encoding="utf-8")
+    (folder / "site.yaml").write_text(
+        "title: T\nsources:\n  - path: papers.csv\n    format: csv\n", encoding="utf-8"
+    )
+    diagnostics = Diagnostics()
+    readers = site_registry(folder)
+    return load_config(folder / "site.yaml", diagnostics, readers), readers, diagnostics
+
+
 def test_merging_frees_the_records_a_cycle_made_meanwhile_would_keep(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -533,14 +545,7 @@ def test_merging_frees_the_records_a_cycle_made_meanwhile_would_keep(
         return merge_sources(config, reads, entries, *rest)
 
     monkeypatch.setattr(inputs, "merge_sources", merging_with_a_cycle)
-    rows = "".join(f"Paper {n},Ada Lovelace\n" for n in range(30))
-    (tmp_path / "papers.csv").write_text("title,authors\n" + rows, encoding="utf-8")
-    (tmp_path / "site.yaml").write_text(
-        "title: T\nsources:\n  - path: papers.csv\n    format: csv\n", encoding="utf-8"
-    )
-    diagnostics = Diagnostics()
-    readers = site_registry(tmp_path)
-    config = load_config(tmp_path / "site.yaml", diagnostics, readers)
+    config, readers, diagnostics = thirty_papers_by_one_author(tmp_path)
     gc.collect()  # what earlier tests left
     with collector_off():
         reading = inputs.CachedReading(config, b"", None, readers)
@@ -562,14 +567,7 @@ def test_a_reading_lets_go_of_the_records_it_read_once_they_are_merged(tmp_path:
     """A build keeps its reading to its end (its caches are saved then), but not the records
     it read, once merged into papers: hundreds of megabytes at 100,000 papers, in every
     process forked after."""
-    rows = "".join(f"Paper {n},Ada Lovelace\n" for n in range(30))
-    (tmp_path / "papers.csv").write_text("title,authors\n" + rows, encoding="utf-8")
-    (tmp_path / "site.yaml").write_text(
-        "title: T\nsources:\n  - path: papers.csv\n    format: csv\n", encoding="utf-8"
-    )
-    diagnostics = Diagnostics()
-    readers = site_registry(tmp_path)
-    config = load_config(tmp_path / "site.yaml", diagnostics, readers)
+    config, readers, diagnostics = thirty_papers_by_one_author(tmp_path)
     reading = inputs.CachedReading(config, b"", None, readers)
     papers = reading.merge(reading.read(), diagnostics)
     gc.collect()

@@ -233,7 +233,11 @@ class Card(dict, Digested):
         elif name == "abstract" and self._brief_card is not None:
             # By id: a card is made from the site's paper of that id, as the abstracts were.
             ahead = self._abstracts.get(paper.id) if self._abstracts is not None else None
-            value = render_abstract(paper.abstract) if ahead is None else Markup(ahead)
+            if ahead is not None:
+                # Not kept: the full cards a process keeps would hold a copy of every
+                # abstract it showed, which the buffer already holds for all processes.
+                return Markup(ahead)
+            value = render_abstract(paper.abstract)
         else:
             raise KeyError(name)
         self[name] = value

@@ -19,11 +19,12 @@ from conftest import copy_seeds_project
 
 import confsite.cache.inputs as inputs
 import confsite.pipeline as pipeline
-from confsite.config import load_config
+from confsite.config import SiteConfig, load_config
 from confsite.diagnostics import Diagnostics
 from confsite.model.records import Entry
 from confsite.output.processes import ForkedResults, collector_off, steps_niced
 from confsite.readers.plugins import site_registry
+from confsite.readers.registry import Registry
 from confsite.text import plain
 
 GOES_ON = """
@@ -517,8 +518,9 @@ def test_a_build_reads_with_the_collector_on_and_models_with_it_off(
     assert gc.isenabled()
 
 
-def thirty_papers_by_one_author(folder: Path) -> tuple[object, object, Diagnostics]:
-    """A site of one CSV source: its config, readers and diagnostics."""
+def thirty_papers_by_one_author(folder: Path) -> tuple[SiteConfig, Registry, Diagnostics]:
+    """A site of one CSV source, thirty papers by one author: its config, readers and
+    diagnostics."""
     rows = "".join(f"Paper {n},Ada Lovelace\n" for n in range(30))
     (folder / "papers.csv").write_text("title,authors\n" + rows, encoding="utf-8")
     (folder / "site.yaml").write_text(

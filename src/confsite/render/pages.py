@@ -44,7 +44,7 @@ from .views import KeyedPage, Page, Views
 PAGE_WORKER_NICENESS = 10
 # From this many papers the page workers fork once the corpus worker is done (see
 # `_staged_beside_corpus`): below it their copy of the model is small, and forked at once a
-# worker's start overlaps the corpus worker's end (1,000 papers: 1.50 against 1.55 s).
+# worker's start overlaps the corpus worker's end (docs/performance.md has the times).
 FORK_AFTER_CORPUS_FROM = 10_000
 PAGES_PER_CHUNK = 100  # small enough to keep both workers busy to the end
 MAX_CHUNKS = 400

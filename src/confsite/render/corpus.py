@@ -27,6 +27,7 @@ from ..model.records import Paper
 from ..model.site import Site
 from ..output.processes import ChildStopped, ForkedResults, forks, freed_memory_returned
 from ..text.plain import may_hold_tex
+from .numeric import import_numeric
 from .related import Nearest, related_papers
 from .search_index import search_files
 from .terms import CorpusTerms
@@ -71,6 +72,7 @@ def corpus_results(inputs: CorpusInputs, threads: int) -> Iterator[Any]:
     index's files staged, then None once the terms are saved: after the search files, which
     pages wait for. Related papers' state is saved before the search index, whose peak
     would otherwise hold it."""
+    import_numeric()  # before the terms' first array, with what scipy would import for nothing
     papers = inputs.site.papers
     cache = TermCache(inputs.cache_folder, inputs.fingerprint, inputs.kept)
     terms = cache.paper_terms(papers)

@@ -72,7 +72,7 @@ def corpus_results(inputs: CorpusInputs, threads: int) -> Iterator[Any]:
     index's files staged, then None once the terms are saved: after the search files, which
     pages wait for. Related papers' state is saved before the search index, whose peak
     would otherwise hold it."""
-    import_numeric()  # before the terms' first array, with what scipy would import for nothing
+    import_numeric()  # first: scipy's own import would run numpy submodules nothing here uses
     papers = inputs.site.papers
     cache = TermCache(inputs.cache_folder, inputs.fingerprint, inputs.kept)
     terms = cache.paper_terms(papers)

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import bibtexparser
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pylatexenc.latex2text import LatexNodes2Text
 
 from confsite.diagnostics import SourceLoc
@@ -195,3 +197,22 @@ def test_the_seeds_ris_has_a_record_per_paper(site: Path, papers) -> None:
         lines = record.strip("\n").split("\n")
         assert lines[0] in ("TY  - CONF", "TY  - GEN")
         assert all(re.match(r"^[A-Z][A-Z0-9]  - \S", line) for line in lines), lines
+
+
+# Text with what a value must not carry onto a RIS line: line breaks, runs of spaces, TeX.
+RIS_TEXT = st.text(alphabet=st.sampled_from("ab \n\r\t\u00a0\u2028$\\{}^_-~`'%[]()é"), max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(RIS_TEXT, RIS_TEXT, st.lists(RIS_TEXT, max_size=2), st.lists(RIS_TEXT, max_size=2))
+def test_every_ris_value_stays_on_its_line(title, abstract, authors, keywords) -> None:
+    record = ris_record(
+        paper(title=title, abstract=abstract, authors=tuple(authors), keywords=tuple(keywords)),
+        Citation("k2024x", " https://e.org/papers/x/ ", " Proc.\n of  X "),
+    )
+    lines = record.split("\n")
+    assert lines[-2:] == ["ER  - ", ""]
+    for line in lines[:-2]:
+        tag, value = line[:6], line[6:]
+        assert re.fullmatch(r"[A-Z][A-Z0-9]  - ", tag), line
+        assert value and value == " ".join(value.split()), line

@@ -174,12 +174,13 @@ def ris_record(paper: Paper, citation: Citation) -> str:
         lines += [("PY", str(paper.year)), ("DA", f"{paper.year}///")]
     venue = booktitle(paper, citation.proceedings)
     if venue:
+        venue = single_spaced(venue)
         lines += [("T2", venue), ("C3", venue)]  # conference name; proceedings title
     if citation.url:
-        lines.append(("UR", citation.url))
+        lines.append(("UR", single_spaced(citation.url)))
     if paper.abstract:
         lines.append(("AB", plain_text(paper.abstract)))
-    lines += [("KW", keyword) for keyword in paper.keywords]
-    lines += [("L2", link.url) for link in paper.links]
-    body = "".join(f"{tag}  - {single_spaced(value)}\n" for tag, value in lines if value)
-    return body + "ER  - \n"
+    lines += [("KW", single_spaced(keyword)) for keyword in paper.keywords]
+    lines += [("L2", single_spaced(link.url)) for link in paper.links]
+    # Each value is on one line: plain text is single-spaced already, the rest made so above.
+    return "".join(f"{tag}  - {value}\n" for tag, value in lines if value) + "ER  - \n"

@@ -5,16 +5,19 @@ fixture's text; line numbers are the fixture's own lines."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from dataclasses import asdict
 from pathlib import Path
 
 import pytest
 from conftest import SEED_FILES, SEEDS
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from confsite.diagnostics import ConfsiteError, Diagnostics, SourceLoc
 from confsite.pipeline import BuildOptions, build
-from confsite.readers import READERS, reader_by_name, sniff
+from confsite.readers import READERS, author_lists, reader_by_name, sniff
 from confsite.readers.author_lists import clean_name, parse_authors, split_author_string
 from confsite.readers.base import NO_OPTIONS, RawRecord, ReaderWarning, ReadOptions, SourceText
 from confsite.readers.bibtex import bibtex_names, decode_latex
@@ -386,10 +389,53 @@ def test_bibtex_names_with_a_suffix_or_a_lower_case_particle_written_last() -> N
         ("Lee, Ann and Kim, Bo", ["Ann Lee", "Bo Kim"]),  # a reference manager's order
         ("Ann Lee (MIT, CSAIL), Bo Kim (ETH)", ["Ann Lee (MIT, CSAIL)", "Bo Kim (ETH)"]),
         ("Sandra Anderson", ["Sandra Anderson"]),  # "and" inside a word is no separator
+        ("Ann Lee (X (Y), Z), Bo Kim", ["Ann Lee (X (Y), Z)", "Bo Kim"]),
+        ("Ke Ma (IIE, CAS, Bo Kim", ["Ke Ma (IIE, CAS, Bo Kim"]),  # never closed: one piece
+        ("Ann Lee), Bo Kim", ["Ann Lee)", "Bo Kim"]),
+        ("  ", []),
     ],
 )
 def test_author_strings_split_by_their_own_separator(text: str, names: list[str]) -> None:
     assert split_author_string(text) == names
+
+
+def test_a_long_author_string_splits_at_every_comma_outside_parentheses() -> None:
+    names = [f"Author {n} (Lab {n}, Site {n})" for n in range(3000)]
+    assert split_author_string(", ".join(names)) == names
+
+
+def split_by_prefix_count(text: str, separator: re.Pattern[str]) -> list[str]:
+    """The plainest reading of "split outside parentheses": a separator counts where the text
+    before it opens more parentheses than it closes."""
+    pieces, start = [], 0
+    for match in separator.finditer(text):
+        before = text[: match.start()]
+        if before.count("(") <= before.count(")"):
+            pieces.append(text[start : match.start()])
+            start = match.end()
+    pieces.append(text[start:])
+    return [piece.strip() for piece in pieces if piece.strip()]
+
+
+AUTHOR_TEXT = st.text(alphabet=st.sampled_from("Ab é()|;,·&\n\t"), max_size=40).map(
+    lambda text: text.replace("&", " and ") if len(text) % 2 else text
+)
+
+
+@settings(max_examples=400)
+@given(AUTHOR_TEXT)
+def test_author_string_splitting_matches_the_plain_definitions(text: str) -> None:
+    for separator in (*author_lists.STRONG_SEPARATORS, author_lists.AND_LIST, author_lists.COMMA):
+        expected = split_by_prefix_count(text, separator)
+        assert author_lists._split_outside_parentheses(text, separator) == expected
+    # The shortcut for a string with no separator's mark gives what the full path gives.
+    full_path = author_lists.SEPARATOR_MARKS
+    try:
+        author_lists.SEPARATOR_MARKS = ("",)  # held by every string: no shortcut
+        expected_names = split_author_string(text)
+    finally:
+        author_lists.SEPARATOR_MARKS = full_path
+    assert split_author_string(text) == expected_names
 
 
 @pytest.mark.parametrize(

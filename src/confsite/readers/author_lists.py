@@ -134,9 +134,16 @@ def _open_parentheses(text: str) -> int:
     return text.count("(") - text.count(")")
 
 
+# Every separator holds one of these: a string without any is one name (most items of an
+# export's author list), spared a scan per separator.
+SEPARATOR_MARKS = ("|", ";", "\n", "·", ",", "&", "and")
+
+
 def split_author_string(text: str) -> list[str]:
     """The names in one string, split by the separator it uses (see STRONG_SEPARATORS)."""
     text = text.strip()
+    if not any(mark in text for mark in SEPARATOR_MARKS):
+        return [text] if text else []
     for separator in STRONG_SEPARATORS:
         pieces = _split_outside_parentheses(text, separator)
         if len(pieces) > 1:
@@ -170,12 +177,14 @@ def _string_authors(text: str) -> list[tuple[str, str]]:
 def _split_outside_parentheses(text: str, separator: re.Pattern[str]) -> list[str]:
     """`text` split at `separator`, except inside parentheses: "A (MIT, CSAIL), B"."""
     pieces: list[str] = []
-    start = 0
+    start = depth = counted = 0  # depth: parentheses open in text[:counted]
     for match in separator.finditer(text):
-        before = text[: match.start()]
-        if before.count("(") > before.count(")"):
+        at = match.start()
+        depth += text.count("(", counted, at) - text.count(")", counted, at)
+        counted = at
+        if depth > 0:
             continue
-        pieces.append(text[start : match.start()])
+        pieces.append(text[start:at])
         start = match.end()
     pieces.append(text[start:])
     return [piece.strip() for piece in pieces if piece.strip()]

@@ -17,7 +17,7 @@ from pylatexenc.latex2text import LatexNodes2Text
 
 from confsite.diagnostics import SourceLoc
 from confsite.model.cite_keys import cite_keys
-from confsite.model.records import Paper
+from confsite.model.records import Link, Paper
 from confsite.pipeline import BuildResult
 from confsite.render.citation import Citation, bibtex_entry, latex_value, ris_record
 
@@ -204,10 +204,22 @@ RIS_TEXT = st.text(alphabet=st.sampled_from("ab \n\r\t\u00a0\u2028$\\{}^_-~`'%[]
 
 
 @settings(max_examples=300, deadline=None)
-@given(RIS_TEXT, RIS_TEXT, st.lists(RIS_TEXT, max_size=2), st.lists(RIS_TEXT, max_size=2))
-def test_every_ris_value_stays_on_its_line(title, abstract, authors, keywords) -> None:
+@given(
+    RIS_TEXT,
+    RIS_TEXT,
+    st.lists(RIS_TEXT, max_size=2),
+    st.lists(RIS_TEXT, max_size=2),
+    st.lists(RIS_TEXT, max_size=2),
+)
+def test_every_ris_value_stays_on_its_line(title, abstract, authors, keywords, links) -> None:
     record = ris_record(
-        paper(title=title, abstract=abstract, authors=tuple(authors), keywords=tuple(keywords)),
+        paper(
+            title=title,
+            abstract=abstract,
+            authors=tuple(authors),
+            keywords=tuple(keywords),
+            links=tuple(Link("Paper page", f"https://e.org/{url}") for url in links),
+        ),
         Citation("k2024x", " https://e.org/papers/x/ ", " Proc.\n of  X "),
     )
     lines = record.split("\n")
@@ -216,3 +228,7 @@ def test_every_ris_value_stays_on_its_line(title, abstract, authors, keywords) -
         tag, value = line[:6], line[6:]
         assert re.fullmatch(r"[A-Z][A-Z0-9]  - ", tag), line
         assert value and value == " ".join(value.split()), line
+    # Every keyword and link with any text keeps its line.
+    tags = [line[:2] for line in lines[:-2]]
+    assert tags.count("KW") == sum(1 for keyword in keywords if keyword.split())
+    assert tags.count("L2") == len(links)

@@ -43,6 +43,9 @@ STRONG_SEPARATORS = (
 AND_LIST = re.compile(r"\s*,\s*(?:and|&)\s+|\s+(?:and|&)\s+|\s*,\s*")
 HAS_AND = re.compile(r"\s(?:and|&)\s")
 COMMA = re.compile(r"\s*,\s*")
+# What each separator above must hold (a new separator needs its mark here): a string with
+# none is one name, as most items of an export's author list are, spared a scan per separator.
+SEPARATOR_MARKS = ("|", ";", "\n", "·", ",", "&", "and")
 # The affiliation may hold parentheses of its own, or lose its closing one: "Ke Ma (IIE, CAS".
 NAME_WITH_AFFILIATION = re.compile(
     r"^(?P<name>[^()]+?)\s*\((?P<affiliation>(?:[^()]|\([^()]*\))*)(?:\)|$)\s*$"
@@ -134,11 +137,6 @@ def _open_parentheses(text: str) -> int:
     return text.count("(") - text.count(")")
 
 
-# Every separator holds one of these: a string without any is one name (most items of an
-# export's author list), spared a scan per separator.
-SEPARATOR_MARKS = ("|", ";", "\n", "·", ",", "&", "and")
-
-
 def split_author_string(text: str) -> list[str]:
     """The names in one string, split by the separator it uses (see STRONG_SEPARATORS)."""
     text = text.strip()
@@ -177,11 +175,11 @@ def _string_authors(text: str) -> list[tuple[str, str]]:
 def _split_outside_parentheses(text: str, separator: re.Pattern[str]) -> list[str]:
     """`text` split at `separator`, except inside parentheses: "A (MIT, CSAIL), B"."""
     pieces: list[str] = []
-    start = depth = counted = 0  # depth: parentheses open in text[:counted]
+    start = depth = counted_to = 0  # depth: parentheses left open in text[:counted_to]
     for match in separator.finditer(text):
         at = match.start()
-        depth += text.count("(", counted, at) - text.count(")", counted, at)
-        counted = at
+        depth += text.count("(", counted_to, at) - text.count(")", counted_to, at)
+        counted_to = at
         if depth > 0:
             continue
         pieces.append(text[start:at])

@@ -81,9 +81,8 @@ CSV_COLUMNS = (
 )
 
 
-# What makes RFC 4180 quote a field. Not `csv.writer`: it copies a field character by
-# character, several times slower on a long abstract than these searches (docs/performance.md).
-# A carriage return is quoted too, as csv.writer does only when it ends lines with one.
+# What makes RFC 4180 quote a field, found by `str` searches: csv.writer copies each field
+# character by character (docs/performance.md). It quotes "\r" only when lines end in one.
 CSV_QUOTED = (",", '"', "\n", "\r")
 
 

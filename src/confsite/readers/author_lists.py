@@ -178,7 +178,7 @@ def _split_outside_parentheses(text: str, separator: re.Pattern[str]) -> list[st
     start = depth = counted_to = 0  # depth: parentheses left open in text[:counted_to]
     for match in separator.finditer(text):
         at = match.start()
-        depth += text.count("(", counted_to, at) - text.count(")", counted_to, at)
+        depth += _open_parentheses(text[counted_to:at])
         counted_to = at
         if depth > 0:
             continue

@@ -251,18 +251,20 @@ def _stage_pages(pool: WorkerPool, corpus: CorpusJob) -> tuple[Iterable[Staged],
     """Every page, then the downloads and the search files made without the terms: pages
     without related papers staged here while the corpus worker works, the rest in the
     workers once it is done, and by this process as it helps them: the other pages, those
-    search files, the downloads (which show the plain abstracts made with the terms) and the
-    paper pages (which show related papers)."""
+    search files, the paper pages (which show related papers) and the downloads (which show
+    the plain abstracts made with the terms). The downloads, one long task, are given last:
+    this process, helping, takes the last given first, so it starts them as the workers go
+    on with the pages, instead of a worker meeting them at the end while this one idles."""
     job: RenderJob = pool.worker
     other_runs = [range(*run) for run in runs(len(job.makers))]
     staged_here = _staged_beside_corpus(pool, corpus, other_runs)
     other_pages = pool.map_unordered("stage_pages", other_runs)
     listing = pool.map_unordered("make_listing_search_files", [None])
-    plain = corpus.plain_abstracts()
-    downloads = pool.map_unordered("make_downloads", [plain])
-    related = corpus.related()
+    plain, related = corpus.plain_abstracts(), corpus.related()
     tasks = [job.paper_task(range(*run), related, plain) for run in runs(len(job.papers))]
-    pages = itertools.chain(staged_here, other_pages, pool.map_unordered("stage_papers", tasks))
+    paper_pages = pool.map_unordered("stage_papers", tasks)
+    downloads = pool.map_unordered("make_downloads", [plain])
+    pages = itertools.chain(staged_here, other_pages, paper_pages)
     return pages, itertools.chain(_record_digests_kept(downloads, job.views), listing)
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import jinja2
 import pytest
 from conftest import REPO, copy_seeds_project
 from test_build import tree_digest
@@ -40,6 +41,7 @@ from confsite.render.assets import build_fingerprint
 from confsite.render.citation import Citation
 from confsite.render.download_formats import DOWNLOADS
 from confsite.render.downloads import DownloadPieces
+from confsite.render.jinja import KeptBytecode
 from confsite.render.views import LINES_PER_PAGE, Page, Views
 
 # A paper of the 2023 dump whose abstract sentence we edit (checked by hand in the dump).
@@ -594,6 +596,52 @@ def test_a_template_change_invalidates_the_cache(seeds_project, tmp_path: Path) 
     result = run(config, out)
     assert not result.up_to_date and result.pages_rendered == result.pages
     assert "Second marker" in (out / "index.html").read_text()
+
+
+def test_a_rebuild_compiles_no_template(
+    seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first build kept every template's compiled code: a rebuild that renders pages
+    loads it instead of compiling (all templates are compiled or loaded before the workers
+    fork, so counting here sees them all), and renders what a clean build does."""
+    config, out = clone(seeds_project, tmp_path)
+    compiled: list[str | None] = []
+    real = jinja2.Environment.compile
+    monkeypatch.setattr(
+        jinja2.Environment,
+        "compile",
+        lambda self, source, name=None, *args, **kw: compiled.append(name)
+        or real(self, source, name, *args, **kw),
+    )
+    edit_abstract(config)
+    result = run(config, out)
+    assert 0 < result.pages_rendered < result.pages
+    assert compiled == []
+    clean = tmp_path / "clean"
+    build(BuildOptions(config, clean, jobs=2, use_cache=False), Diagnostics())
+    assert "paper.html" in compiled and "base.html" in compiled  # counted when compiled
+    assert tree_digest(out) == tree_digest(clean)
+
+
+def test_kept_template_code_of_another_source_is_compiled_again(tmp_path: Path) -> None:
+    """Kept code is taken only for the source it was compiled from (the fingerprint it is
+    kept under covers the templates; Jinja checks each one's source too)."""
+    path = tmp_path / "templates.pickle"
+
+    def rendered(source: str) -> str:
+        kept = KeptBytecode(path, b"fingerprint")
+        environment = jinja2.Environment(
+            loader=jinja2.DictLoader({"page.html": source}), bytecode_cache=kept
+        )
+        html = environment.get_template("page.html").render(n=2)
+        kept.save()
+        return html
+
+    assert rendered("one {{ n }}") == "one 2"
+    assert path.is_file()
+    assert rendered("two {{ n + 1 }}") == "two 3"
+    assert rendered("two {{ n + 1 }}") == "two 3"
+    assert KeptBytecode(path, b"another fingerprint")._kept == {}
 
 
 def test_a_hand_edited_output_file_is_restored(seeds_project, tmp_path: Path) -> None:

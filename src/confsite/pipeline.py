@@ -202,7 +202,7 @@ def _built_anew(
                 writer,
                 found.fingerprint,
                 corpus,
-                caches.downloads,
+                caches,
                 progress,
                 jobs,
                 known,

@@ -11,7 +11,7 @@ from pathlib import Path
 from jinja2 import Environment
 
 from ..cache.digests import PaperDigests, text_digest
-from ..cache.manifest import FileEntry
+from ..cache.manifest import CachePaths, FileEntry
 from ..cache.page_keys import page_key
 from ..model.records import Paper
 from ..model.site import Site
@@ -29,6 +29,7 @@ from .assets import other_files, theme_folder
 from .corpus import CorpusJob, PlainAbstracts, Related
 from .downloads import stage_downloads
 from .jinja import (
+    KeptBytecode,
     cards_ahead_fit,
     compile_templates_ahead,
     make_environment,
@@ -185,7 +186,7 @@ def render_site(
     writer: StagingWriter,
     salt: bytes,
     corpus: CorpusJob,
-    downloads_cache: Path | None,
+    caches: CachePaths,
     progress: Progress = SILENT,
     jobs: int = 1,
     known_digests: PaperDigests | None = None,
@@ -197,14 +198,18 @@ def render_site(
     keep the current site's file when its key is unchanged and render the others: first the
     pages without related papers, while the corpus worker computes those, then the paper
     pages. What many pages share is made here before the workers fork, so that no worker
-    makes it again: the site's lookups and the cite keys, and on a full build with workers
+    makes it again: the templates compiled (or loaded as the last build compiled them), the
+    site's lookups and the cite keys, and on a full build with workers
     what each worker would make for nearly every paper (see `_made_ahead`).
     `known_digests` are what the last build digested of unchanged papers (see
     `Views.paper_digest`), `last_digests` what it digested of every paper (see
     render/unchanged.py); the result has every paper's."""
     theme_dir = theme_folder(site.config)
     views = Views(site, known_digests, last_digests)
-    environment = make_environment(theme_dir)
+    bytecode = KeptBytecode(caches.templates, salt)
+    environment = make_environment(theme_dir, bytecode)
+    compile_templates_ahead(environment)
+    bytecode.save()
     views.prepare_shared()
     views.prepare_digests()
     views.prepare_unchanged(salt)
@@ -212,7 +217,7 @@ def render_site(
     if not writer.previous.files and forks(jobs):
         _made_ahead(views, environment, theme_dir)
     makers, papers = views.page_makers(), views.papers_in_order()
-    job = RenderJob(environment, views, makers, papers, writer, salt, downloads_cache)
+    job = RenderJob(environment, views, makers, papers, writer, salt, caches.downloads)
     result = RenderResult(pages=len(makers) + len(papers))
     progress.start("render", result.pages)
     pool_made = worker_pool(job, jobs, PAGE_WORKER_NICENESS, helped=True)
@@ -239,8 +244,7 @@ def _made_ahead(views: Views, environment: Environment, theme_dir: Path | None) 
     before they fork, while the corpus worker has the other core: authors' pages and paper
     pages list papers from all over the program, the listing of all papers every one. The
     papers' parts (`Views.prepare_papers`), and their cards unless the theme renders them
-    its own way; and the templates, compiled."""
-    compile_templates_ahead(environment)
+    its own way."""
     cards = views.prepare_papers()
     if cards_ahead_fit(theme_dir):
         with template_errors_located(theme_dir):

@@ -41,7 +41,7 @@ from confsite.render.assets import build_fingerprint
 from confsite.render.citation import Citation
 from confsite.render.download_formats import DOWNLOADS
 from confsite.render.downloads import DownloadPieces
-from confsite.render.jinja import KeptBytecode
+from confsite.render.jinja import TEMPLATES_FILE, KeptBytecode
 from confsite.render.views import LINES_PER_PAGE, Page, Views
 
 # A paper of the 2023 dump whose abstract sentence we edit (checked by hand in the dump).
@@ -598,13 +598,8 @@ def test_a_template_change_invalidates_the_cache(seeds_project, tmp_path: Path) 
     assert "Second marker" in (out / "index.html").read_text()
 
 
-def test_a_rebuild_compiles_no_template(
-    seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The first build kept every template's compiled code: a rebuild that renders pages
-    loads it instead of compiling (all templates are compiled or loaded before the workers
-    fork, so counting here sees them all), and renders what a clean build does."""
-    config, out = clone(seeds_project, tmp_path)
+def compiles_counted(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
+    """The name of every template Jinja compiles from now on, in this process."""
     compiled: list[str | None] = []
     real = jinja2.Environment.compile
     monkeypatch.setattr(
@@ -613,6 +608,22 @@ def test_a_rebuild_compiles_no_template(
         lambda self, source, name=None, *args, **kw: compiled.append(name)
         or real(self, source, name, *args, **kw),
     )
+    return compiled
+
+
+def test_a_rebuild_compiles_no_template(
+    seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first build kept every template's compiled code under the build's fingerprint: a
+    rebuild that renders pages loads it instead of compiling (all templates are compiled or
+    loaded before the workers fork, so counting here sees them all), and renders what a
+    clean build does. Under another fingerprint (other code, templates or distributions)
+    the kept code is not taken."""
+    config, out = clone(seeds_project, tmp_path)
+    kept = config.parent / confsite.cache.manifest.CACHE_FOLDER / TEMPLATES_FILE
+    assert KeptBytecode(kept.parent, build_fingerprint(None))._kept
+    assert not KeptBytecode(kept.parent, b"other code")._kept
+    compiled = compiles_counted(monkeypatch)
     edit_abstract(config)
     result = run(config, out)
     assert 0 < result.pages_rendered < result.pages
@@ -623,25 +634,51 @@ def test_a_rebuild_compiles_no_template(
     assert tree_digest(out) == tree_digest(clean)
 
 
-def test_kept_template_code_of_another_source_is_compiled_again(tmp_path: Path) -> None:
+def rendered_with_kept_code(folder: Path, source: str) -> str:
+    """`source` rendered as a page template by an environment with code kept in `folder`,
+    which keeps what it compiled."""
+    kept = KeptBytecode(folder, b"fingerprint")
+    environment = jinja2.Environment(
+        loader=jinja2.DictLoader({"page.html": source}), bytecode_cache=kept
+    )
+    html = environment.get_template("page.html").render(n=2)
+    kept.save()
+    return html
+
+
+def test_kept_template_code_of_another_source_is_compiled_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Kept code is taken only for the source it was compiled from (the fingerprint it is
-    kept under covers the templates; Jinja checks each one's source too)."""
-    path = tmp_path / "templates.pickle"
+    kept under covers the templates; Jinja checks each one's source too), and the code
+    compiled in its place is kept."""
+    compiled = compiles_counted(monkeypatch)
+    assert rendered_with_kept_code(tmp_path, "one {{ n }}") == "one 2"
+    assert rendered_with_kept_code(tmp_path, "one {{ n }}") == "one 2"
+    assert compiled == ["page.html"]
+    assert rendered_with_kept_code(tmp_path, "two {{ n + 1 }}") == "two 3"
+    assert rendered_with_kept_code(tmp_path, "two {{ n + 1 }}") == "two 3"
+    assert compiled == ["page.html"] * 2
 
-    def rendered(source: str) -> str:
-        kept = KeptBytecode(path, b"fingerprint")
-        environment = jinja2.Environment(
-            loader=jinja2.DictLoader({"page.html": source}), bytecode_cache=kept
-        )
-        html = environment.get_template("page.html").render(n=2)
-        kept.save()
-        return html
 
-    assert rendered("one {{ n }}") == "one 2"
-    assert path.is_file()
-    assert rendered("two {{ n + 1 }}") == "two 3"
-    assert rendered("two {{ n + 1 }}") == "two 3"
-    assert KeptBytecode(path, b"another fingerprint")._kept == {}
+def test_damaged_template_code_is_compiled_again_and_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Kept code that does not load (a damaged file's entry: Jinja lets its unpickling's
+    errors through) is compiled again and replaced, as any cache that does not read."""
+    assert rendered_with_kept_code(tmp_path, "one {{ n }}") == "one 2"
+    kept = KeptBytecode(tmp_path, b"fingerprint")
+    (key, code), = kept._kept.items()
+    tag = b"fingerprint" + sys.implementation.cache_tag.encode()
+    checksum_at = len(jinja2.bccache.bc_magic)  # the source's checksum, pickled, then the code
+    assert code[checksum_at] == pickle.PROTO[0]
+    damaged = code[: checksum_at + 1] + b"\xfd" + code[checksum_at + 2 :]  # an unknown protocol
+    for entry in (damaged, code[: checksum_at + 1]):
+        save_pickle(tmp_path / TEMPLATES_FILE, tag, {key: entry})
+        compiled = compiles_counted(monkeypatch)
+        assert rendered_with_kept_code(tmp_path, "one {{ n }}") == "one 2"
+        assert compiled == ["page.html"]
+        assert KeptBytecode(tmp_path, b"fingerprint")._kept == {key: code}
 
 
 def test_a_hand_edited_output_file_is_restored(seeds_project, tmp_path: Path) -> None:

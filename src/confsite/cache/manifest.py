@@ -23,7 +23,6 @@ from .digests import bytes_digest
 from .stores import load_pickle, save_pickle
 
 CACHE_FOLDER = ".confsite-cache"
-TEMPLATES_FILE = "templates.pickle"
 FORMAT = 3
 
 
@@ -72,11 +71,6 @@ class CachePaths:
     def downloads(self) -> Path | None:
         """Where each paper's piece lies in the downloads (see render/downloads.py)."""
         return self.manifest.with_suffix(".downloads") if self.manifest else None
-
-    @property
-    def templates(self) -> Path | None:
-        """Where the templates' compiled code is kept (see render/jinja.py · `KeptBytecode`)."""
-        return self.folder / TEMPLATES_FILE if self.folder else None
 
 
 NO_CACHE = CachePaths()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import secrets
+import sys
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -37,6 +38,7 @@ from .labels import UNTITLED
 # Characters of rendered cards kept per process: every paper's brief card and line at 100,000
 # papers (about 150 MB), bounded for programs whose cards are far longer.
 MEMOIZED_MACRO_CHARS = 200_000_000
+TEMPLATES_FILE = "templates.pickle"  # in the project's cache folder, see `KeptBytecode`
 # The root cards rendered ahead link from (see `MemoizedMacro`). Markup, so `link` keeps it
 # as it is. Drawn at random when this module is imported (the workers a build forks inherit
 # it): no scraped text can hold it, not even markup made unescaped, as latex2mathml's text is.
@@ -174,22 +176,29 @@ def render_cards_ahead(environment: Environment, cards: list[dict[str, Any]]) ->
 
 
 class KeptBytecode(BytecodeCache):
-    """The templates' compiled code, kept between builds in one cache file under the build's
-    fingerprint, which covers confsite, its templates and the theme's: compiling them all
-    took about 50 ms of every build that renders, loading them 2 ms. Jinja checks each
-    template's source against its code's checksum too."""
+    """The templates' compiled code, kept between builds in one file of the project's cache
+    folder under the build's fingerprint (confsite, its templates, the theme's, the installed
+    distributions) and the interpreter's bytecode tag: compiling them all took about 50 ms
+    of every build that renders, loading them 2 ms. Jinja checks each template's source
+    against its code's checksum too. Best effort, as every cache: code that does not load is
+    compiled again."""
 
-    def __init__(self, path: Path | None, fingerprint: bytes) -> None:
-        self._path, self._fingerprint = path, fingerprint
-        self._kept: dict[str, bytes] = load_pickle(path, fingerprint, dict) or {}
+    def __init__(self, folder: Path | None, fingerprint: bytes) -> None:
+        self._path = folder / TEMPLATES_FILE if folder is not None else None
+        self._tag = fingerprint + sys.implementation.cache_tag.encode()
+        self._kept: dict[str, bytes] = load_pickle(self._path, self._tag, dict) or {}
         self._used: dict[str, bytes] = {}  # this build's, saved in place of the kept
 
     def load_bytecode(self, bucket: Bucket) -> None:
         code = self._kept.get(bucket.key)
-        if code is not None:
+        if code is None:
+            return
+        try:
             bucket.bytecode_from_string(code)
-            if bucket.code is not None:  # else stale: compiled again and dumped
-                self._used[bucket.key] = code
+        except Exception:  # a damaged entry: Jinja lets its unpickling's errors through
+            bucket.reset()
+        if bucket.code is not None:  # else compiled again, and dumped
+            self._used[bucket.key] = code
 
     def dump_bytecode(self, bucket: Bucket) -> None:
         self._used[bucket.key] = bucket.bytecode_to_string()
@@ -197,14 +206,14 @@ class KeptBytecode(BytecodeCache):
     def save(self) -> None:
         """Kept for the next build when any template was compiled anew."""
         if self._used != self._kept:
-            save_pickle(self._path, self._fingerprint, self._used)
+            save_pickle(self._path, self._tag, self._used)
             self._kept = dict(self._used)
 
 
 def compile_templates_ahead(environment: Environment) -> None:
-    """Compile the templates once, before the workers fork, which would each compile them
-    again. One that does not compile is left for the page that uses it to report, as it
-    would be without this."""
+    """Compile the templates (or load the code the last build kept) once, before the workers
+    fork, which would each compile them again. One that does not compile is left for the
+    page that uses it to report, as it would be without this."""
     for name in environment.list_templates(extensions=["html"]):
         with contextlib.suppress(TemplateError, UnicodeDecodeError):
             environment.get_template(name)

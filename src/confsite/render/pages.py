@@ -206,7 +206,7 @@ def render_site(
     render/unchanged.py); the result has every paper's."""
     theme_dir = theme_folder(site.config)
     views = Views(site, known_digests, last_digests)
-    bytecode = KeptBytecode(caches.templates, salt)
+    bytecode = KeptBytecode(caches.folder, salt)
     environment = make_environment(theme_dir, bytecode)
     compile_templates_ahead(environment)
     bytecode.save()

@@ -15,7 +15,9 @@ search plugin, and the ratio is given. Its navigation lists the sections (a sess
 list), not every paper: MkDocs renders the whole navigation into every page, and a 10,000-entry
 one would measure that rather than the pages. Nothing is deleted between builds (see `Trash`).
 A fixed task is timed before each build (`reference_seconds`), and its median reported: the
-seconds of two tables measured on different machines compare only through it.
+seconds of two tables measured on different machines compare only through it. A shape whose
+reference tasks ran a quarter slower than the run's median is named at the end, to be timed
+again: it met a slow stretch of the machine.
 
     python bench/run.py                           # every shape at 1,000, 10,000 and 100,000
     python bench/run.py --sizes 1000 10000 --shapes prolific giant-list --mkdocs-up-to 10000
@@ -333,7 +335,7 @@ def bench_size(
     else:
         config = write_corpus(count, folder, shape=shape)
     out = folder / "_site"
-    report: dict = {"shape": shape}
+    report: dict = {"shape": shape, "size": count}
     runs: dict[str, list[dict]] = {"full": [], "noop": [], "one_abstract": [], "common_word": []}
     references = report["reference_seconds"] = []
 
@@ -457,6 +459,32 @@ def reference_line(references: list[float]) -> str:
     )
 
 
+# A shape whose reference tasks ran this much slower than the run's median met a slow stretch
+# of the machine: its builds are likely slow too, and worth running again.
+NOISY_REFERENCE = 1.25
+
+
+def noisy_lines(reports: list[dict], references: list[float]) -> list[str]:
+    """A line for each shape whose builds met a slow stretch, with the command that times it
+    again: the machine's speed drifts by a third within minutes."""
+    if not references:
+        return []
+    median = sorted(references)[len(references) // 2]
+    lines = []
+    for report in reports:
+        slowest = max(report["reference_seconds"], default=0.0)
+        if slowest > NOISY_REFERENCE * median:
+            lines.append(
+                f"{report['shape']} at {report['papers']:,} papers met a slow stretch (reference "
+                f"task up to {slowest:.3f} s against {median:.3f} s): time it again with "
+                f"--sizes {report['size']} --shapes {report['shape']}"
+                if report["shape"] in SHAPES
+                else f"{report['shape']} met a slow stretch (reference task up to {slowest:.3f} "
+                f"s against {median:.3f} s): time it again"
+            )
+    return lines
+
+
 def processor() -> str:
     with contextlib.suppress(OSError):
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -541,6 +569,8 @@ def main() -> None:
     args.json.write_text(json.dumps({"environment": environment, "runs": reports}, indent=2))
     print(table(reports))
     print(f"\n{reference_line(references)} ({environment['processor']})")
+    for line in noisy_lines(reports, references):
+        print(line)
     print(f"JSON: {args.json}")
 
 

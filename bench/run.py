@@ -448,13 +448,16 @@ def reference_seconds(runs: int = 5) -> float:
     return best
 
 
+def upper_median(values: list[float]) -> float:
+    return sorted(values)[len(values) // 2]
+
+
 def reference_line(references: list[float]) -> str:
     if not references:
         return "reference task: not timed"
     ordered = sorted(references)
-    median = ordered[len(ordered) // 2]
     return (
-        f"reference task: median {median:.3f} s over {len(ordered)} builds "
+        f"reference task: median {upper_median(ordered):.3f} s over {len(ordered)} builds "
         f"({ordered[0]:.3f}-{ordered[-1]:.3f} s)"
     )
 
@@ -469,19 +472,16 @@ def noisy_lines(reports: list[dict], references: list[float]) -> list[str]:
     again: the machine's speed drifts by a third within minutes."""
     if not references:
         return []
-    median = sorted(references)[len(references) // 2]
-    lines = []
+    median, lines = upper_median(references), []
     for report in reports:
-        slowest = max(report["reference_seconds"], default=0.0)
-        if slowest > NOISY_REFERENCE * median:
-            lines.append(
-                f"{report['shape']} at {report['papers']:,} papers met a slow stretch (reference "
-                f"task up to {slowest:.3f} s against {median:.3f} s): time it again with "
-                f"--sizes {report['size']} --shapes {report['shape']}"
-                if report["shape"] in SHAPES
-                else f"{report['shape']} met a slow stretch (reference task up to {slowest:.3f} "
-                f"s against {median:.3f} s): time it again"
-            )
+        shape, slowest = report["shape"], max(report["reference_seconds"], default=0.0)
+        if slowest <= NOISY_REFERENCE * median:
+            continue
+        again = f" with --sizes {report['size']} --shapes {shape}" if shape in SHAPES else ""
+        lines.append(
+            f"{shape} met a slow stretch (reference task up to {slowest:.3f} s against "
+            f"{median:.3f} s): time it again{again}"
+        )
     return lines
 
 

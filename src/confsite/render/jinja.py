@@ -183,8 +183,8 @@ class KeptBytecode(BytecodeCache):
     against its code's checksum too. Best effort, as every cache: code that does not load is
     compiled again."""
 
-    def __init__(self, folder: Path | None, fingerprint: bytes) -> None:
-        self._path = folder / TEMPLATES_FILE if folder is not None else None
+    def __init__(self, folder: Path, fingerprint: bytes) -> None:
+        self._path = folder / TEMPLATES_FILE
         self._tag = fingerprint + sys.implementation.cache_tag.encode()
         self._kept: dict[str, bytes] = load_pickle(self._path, self._tag, dict) or {}
         self._used: dict[str, bytes] = {}  # this build's, saved in place of the kept
@@ -207,7 +207,19 @@ class KeptBytecode(BytecodeCache):
         """Kept for the next build when any template was compiled anew."""
         if self._used != self._kept:
             save_pickle(self._path, self._tag, self._used)
-            self._kept = dict(self._used)
+
+
+def compiled_environment(
+    theme_dir: Path | None, cache_folder: Path | None, fingerprint: bytes
+) -> Environment:
+    """The pages' environment with every template compiled, or loaded as the last build kept
+    it in `cache_folder` (none: compiled, nothing kept), and what it compiled kept."""
+    kept = KeptBytecode(cache_folder, fingerprint) if cache_folder is not None else None
+    environment = make_environment(theme_dir, kept)
+    compile_templates_ahead(environment)
+    if kept is not None:
+        kept.save()
+    return environment
 
 
 def compile_templates_ahead(environment: Environment) -> None:

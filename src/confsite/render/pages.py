@@ -29,10 +29,8 @@ from .assets import other_files, theme_folder
 from .corpus import CorpusJob, PlainAbstracts, Related
 from .downloads import stage_downloads
 from .jinja import (
-    KeptBytecode,
     cards_ahead_fit,
-    compile_templates_ahead,
-    make_environment,
+    compiled_environment,
     render_cards_ahead,
     template_errors_located,
 )
@@ -206,10 +204,7 @@ def render_site(
     render/unchanged.py); the result has every paper's."""
     theme_dir = theme_folder(site.config)
     views = Views(site, known_digests, last_digests)
-    bytecode = KeptBytecode(caches.folder, salt)
-    environment = make_environment(theme_dir, bytecode)
-    compile_templates_ahead(environment)
-    bytecode.save()
+    environment = compiled_environment(theme_dir, caches.folder, salt)
     views.prepare_shared()
     views.prepare_digests()
     views.prepare_unchanged(salt)

@@ -473,6 +473,12 @@ class WorkerPool:
         when it has nothing else left to do."""
         self._helping = self._claims is not None
 
+    def help_while(self, waiting: Callable[[], bool]) -> None:
+        """Tasks no worker has started, the last given first, run in this process one at a
+        time for as long as `waiting()` holds: for a wait this process can only poll."""
+        while self._claims is not None and waiting() and self._took_one():
+            pass
+
     def run_here(self, method: str, item: Any) -> Any:
         """`worker.method(item)` run in this process, as a worker runs it, before the task
         would ever be given to a worker."""

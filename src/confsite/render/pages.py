@@ -219,7 +219,10 @@ def render_site(
     with template_errors_located(theme_dir), pool_made as pool:
         result.workers = 1 if pool.in_process else jobs
         pages, downloads_and_listing = _stage_pages(pool, corpus)
-        search = corpus.search_files()  # while the workers render
+        # Taking tasks while the corpus worker makes the search files: a rebuild's pages
+        # without related papers are mostly kept, and this process then idled for seconds.
+        pool.help_while(lambda: not corpus.search_files_sent())
+        search = corpus.search_files()
         # The corpus worker has made all that pages wait for (it saves its terms now): this
         # process renders too, in the core it frees.
         pool.help()

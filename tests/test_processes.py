@@ -195,7 +195,7 @@ class Worker:
         if item == "long":
             started.touch()
             time.sleep(1.0)
-        return item, os.getpid()
+        return item, os.getpid(), os.getpriority(os.PRIO_PROCESS, 0)  # the thread's on Linux
 
 asked = []
 
@@ -203,15 +203,17 @@ def waiting():
     asked.append(1)
     return len(asked) <= polls
 
-main = os.getpid()
+main, priority = os.getpid(), os.getpriority(os.PRIO_PROCESS, 0)
 with collector_off(), worker_pool(Worker(), 2, helped=True) as pool:
     first = pool.map_unordered("task", ["long"])
     second = pool.map_unordered("task", range(5))
     while not started.exists():  # the worker is busy with the first listing's task
         time.sleep(0.01)
-    pool.help_while(waiting)
+    pool.help_while(waiting, 3)
     print("asked", len(asked))
-    print("here", [item for item, pid in sorted(second) if pid == main])
+    here = [(item, nice - priority) for item, pid, nice in sorted(second) if pid == main]
+    print("here", [item for item, _ in here], {lower for _, lower in here})
+    print("priority kept", os.getpriority(os.PRIO_PROCESS, 0) == priority)
     list(first)
 """
 
@@ -452,8 +454,8 @@ def test_the_collector_runs_where_garbage_is_made_and_is_off_elsewhere() -> None
 
 
 def test_a_helped_pool_forks_one_worker_fewer_and_this_process_takes_tasks_once_it_helps() -> None:
-    """A build's main process waits for the corpus worker, then renders beside the one page
-    worker it forked (each worker holds its own copy of what it touches): before it helps,
+    """A build's main process gives the page worker its tasks, then renders beside the one
+    page worker it forked (each worker holds its own copy of what it touches): before it helps,
     one forked worker runs every task; after, both run some, each task once, and the main
     process runs its share with the collector on, as a worker does, and off again after."""
     assert run_script(HELPED) == [
@@ -477,14 +479,18 @@ def test_a_helping_process_waiting_for_one_listing_takes_tasks_of_another(tmp_pa
 
 @pytest.mark.parametrize(
     ("polls", "expected"),
-    [("2", ["asked 3", "here [3, 4]"]), ("100", ["asked 6", "here [0, 1, 2, 3, 4]"])],
+    [
+        ("2", ["asked 3", "here [3, 4] {3}", "priority kept True"]),
+        ("100", ["asked 6", "here [0, 1, 2, 3, 4] {3}", "priority kept True"]),
+    ],
 )
 def test_a_process_helps_while_it_waits_and_stops_when_told_or_when_no_task_is_left(
     polls: str, expected: list[str], tmp_path: Path
 ) -> None:
     """The main process takes tasks while the corpus worker makes the search files, which it
     can only poll for: one task between two polls, the last given first, none once the wait
-    is over (the worker then runs the rest), and it stops when no task is left unstarted."""
+    is over (the worker then runs the rest), and it stops when no task is left unstarted. It
+    runs them below its priority, as the workers do, and keeps its own."""
     assert run_script(HELPED_WHILE_WAITING, str(tmp_path / "started"), polls) == expected
 
 

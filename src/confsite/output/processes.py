@@ -454,7 +454,8 @@ class WorkerPool:
     """Processes forked from this one that run methods of one `worker` object, which they
     inherit instead of receiving it pickled (it holds the whole site model); or, for one job
     or where forking is not safe, this process alone. A pool this process `help`s runs, once
-    told, tasks no worker has started yet, the last given first, while it waits for results."""
+    told, tasks no worker has started yet, the last given first, while it waits for results;
+    `help_while` runs them while this process waits for something else."""
 
     def __init__(self, worker: Any, pool: Any = None, claims: _Claims | None = None) -> None:
         self.worker, self._pool, self._claims = worker, pool, claims
@@ -473,11 +474,12 @@ class WorkerPool:
         when it has nothing else left to do."""
         self._helping = self._claims is not None
 
-    def help_while(self, waiting: Callable[[], bool]) -> None:
+    def help_while(self, waiting: Callable[[], bool], niceness: int = 0) -> None:
         """Tasks no worker has started, the last given first, run in this process one at a
-        time for as long as `waiting()` holds: for a wait this process can only poll."""
-        while self._claims is not None and waiting() and self._took_one():
-            pass
+        time for as long as `waiting()` holds, `niceness` below its priority (see
+        `steps_niced`): for a wait this process can only poll."""
+        if self._claims is not None:
+            steps_niced(lambda: waiting() and self._took_one(), niceness)
 
     def run_here(self, method: str, item: Any) -> Any:
         """`worker.method(item)` run in this process, as a worker runs it, before the task

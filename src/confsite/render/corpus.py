@@ -5,7 +5,8 @@ related papers from them and sends those (paper pages wait for them), then makes
 index from the same terms and stages its files itself, sending only their manifest entries (the
 files are a quarter of a gigabyte at 100,000 papers, which the parent held whole). Meanwhile
 the build's process renders (or, on a rebuild, keys) the pages that show no related papers,
-so both cores work from the start; the page workers fork once the search files are sent
+so both cores work from the start; from 10,000 papers the page workers fork once the search
+files are sent, and the build's process takes tasks while it waits for them
 (render/pages.py). With one job, or where forking is not safe, the same work is done here
 when it is first asked for.
 """

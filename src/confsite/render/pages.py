@@ -191,8 +191,9 @@ def render_site(
     last_digests: PaperDigests | None = None,
 ) -> RenderResult:
     """Stage every file of the site, pages in `jobs` processes: this one and `jobs` - 1
-    workers, forked once the corpus worker is done (this one renders meanwhile, see
-    `_staged_beside_corpus`, and renders with them once it is). They key each page,
+    workers, forked at once, or from FORK_AFTER_CORPUS_FROM papers once the corpus worker is
+    done (this one renders meanwhile, see `_staged_beside_corpus`); this one renders with
+    them while it waits for the search files, and once they are sent. They key each page,
     keep the current site's file when its key is unchanged and render the others: first the
     pages without related papers, while the corpus worker computes those, then the paper
     pages. What many pages share is made here before the workers fork, so that no worker
@@ -219,12 +220,13 @@ def render_site(
     with template_errors_located(theme_dir), pool_made as pool:
         result.workers = 1 if pool.in_process else jobs
         pages, downloads_and_listing = _stage_pages(pool, corpus)
-        # Taking tasks while the corpus worker makes the search files: a rebuild's pages
-        # without related papers are mostly kept, and this process then idled for seconds.
-        pool.help_while(lambda: not corpus.search_files_sent())
+        # Tasks taken while the corpus worker makes the search files, below its priority as
+        # in `_staged_beside_corpus`: a rebuild's pages without related papers are mostly
+        # kept, and this process then idled for seconds at 100,000 papers.
+        pool.help_while(lambda: not corpus.search_files_sent(), PAGE_WORKER_NICENESS)
         search = corpus.search_files()
         # The corpus worker has made all that pages wait for (it saves its terms now): this
-        # process renders too, in the core it frees.
+        # process takes its share of the tasks from now on, in the core it frees.
         pool.help()
         result.collect(pages, progress)
         result.collect(downloads_and_listing)

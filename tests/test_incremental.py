@@ -539,9 +539,43 @@ def test_every_class_a_manifest_holds_is_in_its_tag(seeds_project, tmp_path: Pat
         Recording(stream).load()
     ours = {(module, name) for module, name in found if module.startswith("confsite")}
     # The seeds' report has warnings: problems and their places are among what it holds.
-    assert {name for _, name in ours} >= {"Manifest", "FileEntry", "Problem", "SourceLoc"}
+    assert {name for _, name in ours} >= {"Manifest", "Problem", "SourceLoc"}
     pickled = confsite.cache.manifest.PICKLED
     assert ours == {(kind.__module__, kind.__name__) for kind in pickled}
+
+
+def test_a_manifest_of_files_with_other_fields_is_not_taken(
+    seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The files are saved as a column per field of FileEntry: a manifest saved when it had
+    other fields would fill the wrong ones, so the fields are in its tag."""
+    config, out = clone(seeds_project, tmp_path)
+    before = tree_digest(out)
+    field_names = confsite.cache.manifest._field_names
+
+    def with_a_field_more(kind: type) -> tuple[str, ...]:
+        names = field_names(kind)
+        return (*names, "mode") if kind is confsite.cache.manifest.FileEntry else names
+
+    with monkeypatch.context() as saved_by_other_code:
+        saved_by_other_code.setattr(confsite.cache.manifest, "_field_names", with_a_field_more)
+        assert not run(config, out).up_to_date  # its tag is another
+    result = run(config, out)
+    assert not result.up_to_date
+    assert result.pages_rendered == result.pages
+    assert tree_digest(out) == before
+
+
+def test_a_manifest_keeps_its_files_as_they_were_made() -> None:
+    """Saved as columns and loaded again: the same files, each a FileEntry."""
+    from confsite.cache.manifest import FileEntry, Manifest
+
+    files = {"a/index.html": FileEntry("d1", 10, 5, 7, "k"), "b.js": FileEntry("d2", 3, 6, 8)}
+    for manifest in (Manifest("model", files, None, "build"), Manifest()):
+        loaded = pickle.loads(pickle.dumps(manifest, protocol=5))
+        assert loaded == manifest
+        assert all(type(entry) is FileEntry for entry in loaded.files.values())
+    assert list(pickle.loads(pickle.dumps(Manifest(files=files))).files) == list(files)
 
 
 def test_a_rebuild_removes_an_earlier_version_s_json_manifest(

@@ -2,10 +2,10 @@
 
 The same build varies by 10-20% from run to run on a shared machine, more than most single
 changes gain, so one build of each revision after the other says little. This builds the
-corpus with each revision in turn (a fresh process each, no cache, after a `sync` and a pause),
-`--runs` times, and prints every build's wall and CPU seconds and the medians. Each revision is
-checked out into a git worktree under `--work` (kept for the next comparison: `git worktree
-remove` it when done); the current checkout is left as it is.
+corpus with each revision in turn (a fresh process each, no cache, after a `sync`, a pause
+and the machine idle), `--runs` times, and prints every build's wall and CPU seconds and the
+medians. Each revision is checked out into a git worktree under `--work` (kept for the next
+comparison: `git worktree remove` it when done); the current checkout is left as it is.
 
     python bench/compare.py 8762f4a HEAD --corpus /tmp/corpus-10k --runs 3
     python bench/corpus.py 10000 /tmp/corpus-10k long-math   # to make a corpus first
@@ -32,6 +32,12 @@ from run import change_one_abstract, own_copy  # bench/run.py: the benchmark's o
 
 REPO = Path(__file__).resolve().parent.parent
 PAUSE_SECONDS = 1.0  # after a build, as the next build should not meet its background work
+# A build leaves work to detached processes (readying the spare, deleting a replaced site):
+# seconds of it at 100,000 papers, where the first rebuild after the priming builds met it.
+# A timed build waits, up to IDLE_WAIT_SECONDS, until the machine's cores are busy less than
+# IDLE_CORES together (as /proc/stat counts them; time stolen by other guests is not ours).
+IDLE_CORES = 0.2
+IDLE_WAIT_SECONDS = 60.0
 # On ext4 without a journal (the development machine's disk), creating a file skips, one by one,
 # the free inodes deleted in the last minute or so: a comparison run right after another one
 # deleted its sites took seconds more per build, the first builds most (see bench/run.py).
@@ -65,7 +71,7 @@ def timed_build(
     """Wall and CPU seconds (user and system, the workers included) of one build: a full
     build, or with `cached` one that uses the caches of the builds before."""
     os.sync()
-    time.sleep(PAUSE_SECONDS)
+    settled()
     environment = {**os.environ, "PYTHONPATH": str(checkout / "src")}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
@@ -122,6 +128,34 @@ def main() -> None:
         print(f"{name:>12}  median {wall:6.2f} s wall  {cpu:6.2f} s CPU")
     shutil.rmtree(outputs, ignore_errors=True)
     (args.work / "sites-deleted-at").write_text(str(time.time()))
+
+
+def settled() -> None:
+    """Waits PAUSE_SECONDS, then until the machine is idle (see IDLE_CORES), where Linux says."""
+    time.sleep(PAUSE_SECONDS)
+    deadline = time.monotonic() + IDLE_WAIT_SECONDS
+    while time.monotonic() < deadline and busy_cores(0.25) > IDLE_CORES:
+        pass
+
+
+def busy_cores(seconds: float) -> float:
+    """The cores busy on average over the next `seconds` (user, system and interrupts, from
+    /proc/stat); 0 where there is no /proc/stat."""
+
+    def ticks() -> tuple[int, int]:
+        with open("/proc/stat", encoding="ascii") as stat:
+            values = [int(value) for value in stat.readline().split()[1:]]
+        user, nice, system, _idle, _iowait, irq, softirq = values[:7]
+        return sum(values), user + nice + system + irq + softirq
+
+    try:
+        total, busy = ticks()
+        time.sleep(seconds)
+        total_after, busy_after = ticks()
+    except OSError:
+        return 0.0
+    elapsed = total_after - total
+    return (os.cpu_count() or 1) * (busy_after - busy) / elapsed if elapsed else 0.0
 
 
 def wait_for_deleted_inodes(stamp: Path) -> None:

@@ -28,16 +28,10 @@ import sys
 import time
 from pathlib import Path
 
-from run import change_one_abstract, own_copy  # bench/run.py: the benchmark's own edit
+from run import change_one_abstract, idle_machine, own_copy  # bench/run.py's own
 
 REPO = Path(__file__).resolve().parent.parent
 PAUSE_SECONDS = 1.0  # after a build, as the next build should not meet its background work
-# A build leaves work to detached processes (readying the spare, deleting a replaced site):
-# seconds of it at 100,000 papers, where the first rebuild after the priming builds met it.
-# A timed build waits, up to IDLE_WAIT_SECONDS, until the machine's cores are busy less than
-# IDLE_CORES together (as /proc/stat counts them; time stolen by other guests is not ours).
-IDLE_CORES = 0.2
-IDLE_WAIT_SECONDS = 60.0
 # On ext4 without a journal (the development machine's disk), creating a file skips, one by one,
 # the free inodes deleted in the last minute or so: a comparison run right after another one
 # deleted its sites took seconds more per build, the first builds most (see bench/run.py).
@@ -71,7 +65,7 @@ def timed_build(
     """Wall and CPU seconds (user and system, the workers included) of one build: a full
     build, or with `cached` one that uses the caches of the builds before."""
     os.sync()
-    settled()
+    idle_machine(PAUSE_SECONDS)
     environment = {**os.environ, "PYTHONPATH": str(checkout / "src")}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
@@ -128,34 +122,6 @@ def main() -> None:
         print(f"{name:>12}  median {wall:6.2f} s wall  {cpu:6.2f} s CPU")
     shutil.rmtree(outputs, ignore_errors=True)
     (args.work / "sites-deleted-at").write_text(str(time.time()))
-
-
-def settled() -> None:
-    """Waits PAUSE_SECONDS, then until the machine is idle (see IDLE_CORES), where Linux says."""
-    time.sleep(PAUSE_SECONDS)
-    deadline = time.monotonic() + IDLE_WAIT_SECONDS
-    while time.monotonic() < deadline and busy_cores(0.25) > IDLE_CORES:
-        pass
-
-
-def busy_cores(seconds: float) -> float:
-    """The cores busy on average over the next `seconds` (user, system and interrupts, from
-    /proc/stat); 0 where there is no /proc/stat."""
-
-    def ticks() -> tuple[int, int]:
-        with open("/proc/stat", encoding="ascii") as stat:
-            values = [int(value) for value in stat.readline().split()[1:]]
-        user, nice, system, _idle, _iowait, irq, softirq = values[:7]
-        return sum(values), user + nice + system + irq + softirq
-
-    try:
-        total, busy = ticks()
-        time.sleep(seconds)
-        total_after, busy_after = ticks()
-    except OSError:
-        return 0.0
-    elapsed = total_after - total
-    return (os.cpu_count() or 1) * (busy_after - busy) / elapsed if elapsed else 0.0
 
 
 def wait_for_deleted_inodes(stamp: Path) -> None:

@@ -63,6 +63,11 @@ SAMPLE_SECONDS = 0.5
 # Builds start this long after the previous one ends, as a person's edits would: what a build
 # leaves to a background process (deleting the replaced site, readying the spare) is done.
 SETTLE_SECONDS = 2.0
+# Seconds of it at 100,000 papers: after the pause a build waits, up to IDLE_WAIT_SECONDS,
+# until the machine's cores are busy less than IDLE_CORES together (as /proc/stat counts
+# them; time stolen by other guests is not ours).
+IDLE_CORES = 0.2
+IDLE_WAIT_SECONDS = 60.0
 # On ext4 without a journal (this machine's disk), creating a file skips, one by one, the free
 # inodes deleted in the last minute or so: a build made right after deleting the last run's
 # 30,000 files spent up to 6 s more in the kernel. So the benchmark never deletes between
@@ -294,8 +299,16 @@ def settle() -> float:
     reference task timed, whose seconds it returns. A lent machine's speed drifts by a
     quarter within minutes, so one timing before all the builds would not stand for them."""
     os.sync()
-    time.sleep(SETTLE_SECONDS)
+    idle_machine(SETTLE_SECONDS)
     return reference_seconds(runs=3)
+
+
+def idle_machine(pause: float) -> None:
+    """Waits `pause` seconds, then until the machine is idle (see IDLE_CORES)."""
+    time.sleep(pause)
+    deadline = time.monotonic() + IDLE_WAIT_SECONDS
+    while time.monotonic() < deadline and busy_cores(0.25) > IDLE_CORES:
+        pass
 
 
 def median_run(runs: list[dict]) -> dict:
@@ -427,6 +440,26 @@ def table(reports: list[dict]) -> str:
             f"{common['files_rewritten']} files rewritten | {mk_cells} |"
         )
     return "\n".join(lines)
+
+
+def busy_cores(seconds: float) -> float:
+    """The cores busy on average over the next `seconds` (user, system and interrupts, from
+    /proc/stat); 0 where there is no /proc/stat."""
+
+    def ticks() -> tuple[int, int]:
+        with open("/proc/stat", encoding="ascii") as stat:
+            values = [int(value) for value in stat.readline().split()[1:]]
+        user, nice, system, _idle, _iowait, irq, softirq = values[:7]
+        return sum(values), user + nice + system + irq + softirq
+
+    try:
+        total, busy = ticks()
+        time.sleep(seconds)
+        total_after, busy_after = ticks()
+    except OSError:
+        return 0.0
+    elapsed = total_after - total
+    return (os.cpu_count() or 1) * (busy_after - busy) / elapsed if elapsed else 0.0
 
 
 def reference_seconds(runs: int = 5) -> float:

@@ -220,10 +220,6 @@ def render_site(
     with template_errors_located(theme_dir), pool_made as pool:
         result.workers = 1 if pool.in_process else jobs
         pages, downloads_and_listing = _stage_pages(pool, corpus)
-        # Tasks taken while the corpus worker makes the search files, below its priority as
-        # in `_staged_beside_corpus`: a rebuild's pages without related papers are mostly
-        # kept, and this process then idled for seconds at 100,000 papers.
-        pool.help_while(lambda: not corpus.search_files_sent(), PAGE_WORKER_NICENESS)
         search = corpus.search_files()
         # The corpus worker has made all that pages wait for (it saves its terms now): this
         # process takes its share of the tasks from now on, in the core it frees.
@@ -258,7 +254,8 @@ def _stage_pages(pool: WorkerPool, corpus: CorpusJob) -> tuple[Iterable[Staged],
     search files, the paper pages (which show related papers) and the downloads (which show
     the plain abstracts made with the terms). The downloads, one long task, are given last:
     this process, helping, takes the last given first, so it starts them as the workers go
-    on with the pages, instead of a worker meeting them at the end while this one idles."""
+    on with the pages (from when every task is given, while it waits for the search files),
+    instead of a worker meeting them at the end while this one idles."""
     job: RenderJob = pool.worker
     other_runs = [range(*run) for run in runs(len(job.makers))]
     staged_here = _staged_beside_corpus(pool, corpus, other_runs)
@@ -268,6 +265,10 @@ def _stage_pages(pool: WorkerPool, corpus: CorpusJob) -> tuple[Iterable[Staged],
     tasks = [job.paper_task(range(*run), related, plain) for run in runs(len(job.papers))]
     paper_pages = pool.map_unordered("stage_papers", tasks)
     downloads = pool.map_unordered("make_downloads", [plain])
+    # Until the corpus worker has sent the search files, this process takes tasks below its
+    # priority, as it rendered beside it: a rebuild's pages without related papers are mostly
+    # kept, and it then idled for seconds at 100,000 papers.
+    pool.help_while(lambda: not corpus.search_files_sent(), PAGE_WORKER_NICENESS)
     pages = itertools.chain(staged_here, other_pages, paper_pages)
     return pages, itertools.chain(_record_digests_kept(downloads, job.views), listing)
 

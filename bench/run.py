@@ -45,6 +45,7 @@ import psutil
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
+import targets  # noqa: E402
 from corpus import (  # noqa: E402
     REAL_WORLD,
     SHAPES,
@@ -604,6 +605,7 @@ def main() -> None:
     print(f"\n{reference_line(references)} ({environment['processor']})")
     for line in noisy_lines(reports, references):
         print(line)
+    print(f"\nIssue 20's targets:\n\n{targets.table(targets.rows(reports))}")
     print(f"JSON: {args.json}")
 
 

@@ -88,9 +88,10 @@ def rows(runs: Iterable[dict]) -> list[Row]:
     found = []
     for target in TARGETS:
         for run in runs:
-            if run["papers"] == target.papers and not run.get("shape", "").startswith("site-"):
+            # Older results name no shape; bench/run.py's table reads them as sessions too.
+            shape = run.get("shape", "sessions")
+            if run["papers"] == target.papers and not shape.startswith("site-"):
                 measured, met = target.check(run)
-                shape = run.get("shape", "sessions")
                 found.append(Row(target.papers, shape, target.label, target.limit, measured, met))
     return found
 

@@ -1311,6 +1311,26 @@ def test_a_rebuild_saves_the_paper_digests_that_changed_and_the_next_takes_them(
         assert tree_digest(out) == tree_digest(built_clean(config, tmp_path / f"clean{number}"))
 
 
+def test_a_rebuild_that_changed_too_many_saves_the_paper_digests_whole_and_the_next_takes_them(
+    seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the share of changes worth saving as such, the digests this build found its
+    changes from are saved whole instead, as a new base; the next rebuild takes them."""
+    monkeypatch.setattr(confsite.cache.inputs, "MAX_CHANGED_SHARE", 0)
+    config, out = clone(seeds_project, tmp_path / "incremental")
+    folder = config.parent / confsite.cache.manifest.CACHE_FOLDER
+    whole = (folder / confsite.cache.inputs.PAPER_DIGESTS_FILE).read_bytes()
+    made = record_digests_counted(monkeypatch)
+    for number, edit in enumerate(EDITS_IN_THREE_DUMPS[:2]):
+        edit(config)
+        made.clear()
+        run(config, out, jobs=1)
+        assert len(made) == 1, made  # of 1,557 papers: the last build's whole digests taken
+        assert (folder / confsite.cache.inputs.PAPER_DIGESTS_FILE).read_bytes() != whole
+        assert not (folder / confsite.cache.inputs.DIGEST_CHANGES_FILE).exists()
+        assert tree_digest(out) == tree_digest(built_clean(config, tmp_path / f"clean{number}"))
+
+
 def test_a_rebuild_takes_the_record_digests_of_unchanged_papers(
     seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -403,7 +403,7 @@ class CachedReading:
         keep a next build from taking digests of another site."""
         if self.path is None:  # a build without caches: nothing is kept
             return
-        base = self._digests_base
+        base, own = self._digests_base, None
         if base is not None and base.token:
             own = self._own_digests(made, build)
             changes = DigestChanges.between(own, base)
@@ -411,7 +411,7 @@ class CachedReading:
                 save_pickle(self.path.with_name(DIGEST_CHANGES_FILE), self.fingerprint, changes)
                 return
         path = self.path.with_name(PAPER_DIGESTS_FILE)
-        self._saving_digests = forked(self._save_digests, path, made, build)
+        self._saving_digests = forked(self._save_digests, path, made, build, own)
 
     def _own_digests(self, made: PaperDigests, build: str) -> PaperDigests:
         # The few papers an override changed, found by a set difference in C: sorted, as a
@@ -424,9 +424,13 @@ class CachedReading:
             overridden_cards=overridden,
         )
 
-    def _save_digests(self, path: Path, made: PaperDigests, build: str) -> None:
-        own = dataclasses.replace(self._own_digests(made, build), token=secrets.token_hex(8))
-        save_pickle(path, self.fingerprint, own)
+    def _save_digests(
+        self, path: Path, made: PaperDigests, build: str, own: PaperDigests | None
+    ) -> None:
+        """The digests whole; `own`, this build's own, when this process made them already."""
+        if own is None:
+            own = self._own_digests(made, build)
+        save_pickle(path, self.fingerprint, dataclasses.replace(own, token=secrets.token_hex(8)))
 
     def saved(self) -> None:
         """Waits until the cache `merge` made and the paper digests are saved."""

@@ -1290,13 +1290,16 @@ def record_digests_counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return made
 
 
-def test_a_rebuild_saves_the_paper_digests_that_changed_and_the_next_takes_them(
-    seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(("share", "as_changes"), [(0.5, True), (0, False)])
+def test_a_rebuild_saves_the_paper_digests_as_changes_or_whole_and_the_next_takes_them(
+    seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, share: float, as_changes: bool
 ) -> None:
     """After an edit of few papers, the paper digests are saved as what changed since they
-    were saved whole, which are left as they were; the next rebuild takes both: it makes the
-    record digest of its own edited paper alone, not of the paper the edit before changed."""
-    monkeypatch.setattr(confsite.cache.inputs, "MAX_CHANGED_SHARE", 0.5)
+    were saved whole, which are left as they were; past the share worth saving as such, the
+    digests the build found its changes from are saved whole instead, as a new base. Either
+    way the next rebuild takes them: it makes the record digest of its own edited paper alone,
+    not of the paper the edit before changed."""
+    monkeypatch.setattr(confsite.cache.inputs, "MAX_CHANGED_SHARE", share)
     config, out = clone(seeds_project, tmp_path / "incremental")
     folder = config.parent / confsite.cache.manifest.CACHE_FOLDER
     whole = (folder / confsite.cache.inputs.PAPER_DIGESTS_FILE).read_bytes()
@@ -1306,28 +1309,9 @@ def test_a_rebuild_saves_the_paper_digests_that_changed_and_the_next_takes_them(
         made.clear()
         run(config, out, jobs=1)
         assert len(made) == 1, made  # of 1,557 papers
-        assert (folder / confsite.cache.inputs.PAPER_DIGESTS_FILE).read_bytes() == whole
-        assert (folder / confsite.cache.inputs.DIGEST_CHANGES_FILE).exists()
-        assert tree_digest(out) == tree_digest(built_clean(config, tmp_path / f"clean{number}"))
-
-
-def test_a_rebuild_that_changed_too_many_saves_the_paper_digests_whole_and_the_next_takes_them(
-    seeds_project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Past the share of changes worth saving as such, the digests this build found its
-    changes from are saved whole instead, as a new base; the next rebuild takes them."""
-    monkeypatch.setattr(confsite.cache.inputs, "MAX_CHANGED_SHARE", 0)
-    config, out = clone(seeds_project, tmp_path / "incremental")
-    folder = config.parent / confsite.cache.manifest.CACHE_FOLDER
-    whole = (folder / confsite.cache.inputs.PAPER_DIGESTS_FILE).read_bytes()
-    made = record_digests_counted(monkeypatch)
-    for number, edit in enumerate(EDITS_IN_THREE_DUMPS[:2]):
-        edit(config)
-        made.clear()
-        run(config, out, jobs=1)
-        assert len(made) == 1, made  # of 1,557 papers: the last build's whole digests taken
-        assert (folder / confsite.cache.inputs.PAPER_DIGESTS_FILE).read_bytes() != whole
-        assert not (folder / confsite.cache.inputs.DIGEST_CHANGES_FILE).exists()
+        kept_whole = (folder / confsite.cache.inputs.PAPER_DIGESTS_FILE).read_bytes() == whole
+        assert kept_whole is as_changes
+        assert (folder / confsite.cache.inputs.DIGEST_CHANGES_FILE).exists() is as_changes
         assert tree_digest(out) == tree_digest(built_clean(config, tmp_path / f"clean{number}"))
 
 
